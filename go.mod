@@ -1,0 +1,3 @@
+module pmx
+
+go 1.26.8
