@@ -2,7 +2,10 @@ module pmx
 
 go 1.26.8
 
-require github.com/prometheus/client_golang v1.25.0
+require (
+	github.com/prometheus/client_golang v1.25.0
+	golang.org/x/term v0.47.0
+)
 
 require (
 	github.com/beorn7/perks v1.0.1 // indirect
@@ -11,6 +14,6 @@ require (
 	github.com/prometheus/client_model v0.6.3 // indirect
 	github.com/prometheus/common v0.72.0 // indirect
 	github.com/prometheus/procfs v0.22.0 // indirect
-	golang.org/x/sys v0.48.0 // indirect
+	golang.org/x/sys v0.49.0 // indirect
 	google.golang.org/protobuf v1.36.12 // indirect
 )

@@ -1,0 +1,85 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"pmx/internal/config"
+	"pmx/internal/ledger"
+	"pmx/internal/progress"
+	"pmx/internal/server"
+	"pmx/internal/sqlite"
+)
+
+// ingest applies a ledger file to the data dir's store atomically: the whole
+// file is parsed and validated first (a bad line is reported with its number
+// and nothing is applied), then applied in one transaction.
+func ingest(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("ingest", flag.ContinueOnError)
+	dataDir := fs.String("data-dir", envOr(config.EnvName("data-dir"), config.Defaults().DataDir), "data directory (env PMX_DATA_DIR)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		return fmt.Errorf("ingest: exactly one FILE is required")
+	}
+	log := newLogger(stderr, "text")
+	f, err := os.Open(fs.Arg(0))
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	bar := progress.New("parse", st.Size(), stderr, log)
+	events, err := ledger.ParseAll(&countingReader{r: f, bar: bar})
+	bar.Finish()
+	if err != nil {
+		return err
+	}
+
+	dd, err := server.OpenDataDir(*dataDir)
+	if err != nil {
+		if errors.Is(err, server.ErrLocked) {
+			return fmt.Errorf("%w: a running server owns it; POST the file to its admin listener at /admin/ledger instead", err)
+		}
+		return err
+	}
+	defer dd.Close()
+	db, err := sqlite.Open(dd.File(dbFile))
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	log.Info("applying", "events", len(events))
+	n, err := db.Apply(ctx, events)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "applied %d events\n", n)
+	return nil
+}
+
+func envOr(key, def string) string {
+	if v := os.Getenv(key); v != "" {
+		return v
+	}
+	return def
+}
+
+type countingReader struct {
+	r   io.Reader
+	bar *progress.Bar
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.bar.Add(int64(n))
+	return n, err
+}
