@@ -45,6 +45,9 @@ type Store interface {
 	Activity(ctx context.Context, p ActivityParams) (Page[Activity, FeedKey], error)
 	// ComboActivity serves /v2/activity/combos.
 	ComboActivity(ctx context.Context, p ComboActivityParams) (Page[ComboActivity, ComboActivityKey], error)
+	// Outcomes reports the outcome count of a known market or combo (by
+	// condition or combo condition id); it is ledger.Batch.Lookup for ingest.
+	Outcomes(conditionID string) (n int, ok bool)
 	// Watermark reports how far ingestion has got (for /v2/status).
 	Watermark(ctx context.Context) (Watermark, error)
 
