@@ -1,0 +1,151 @@
+// Package sqlite is the embedded store.Store: SQLite through modernc.org/sqlite
+// (no cgo) in WAL mode, one writer connection and a small read pool, schema
+// from versioned migrations embedded in the binary. docs/store.md describes
+// the schema and the derivation rules.
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"embed"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+
+	"pmx/internal/store"
+)
+
+//go:embed migrations/*.sql
+var migrationFS embed.FS
+
+// DB is the SQLite store. It implements store.Store.
+type DB struct {
+	w *sql.DB // the single writer connection
+	r *sql.DB // read pool
+
+	mu    sync.Mutex // serializes Apply
+	cat   atomic.Pointer[catalog]
+	clock func() time.Time
+}
+
+var _ store.Store = (*DB)(nil)
+
+// Options tunes Open. The zero value is the production setting.
+type Options struct {
+	ReadConns int              // read pool size; 0 = number of CPUs (at least 2)
+	Clock     func() time.Time // stamps Watermark.AppliedAt; nil = time.Now
+}
+
+// Open opens (creating if needed) the database file at path and migrates it.
+func Open(path string, opt Options) (*DB, error) {
+	// synchronous=NORMAL in WAL: a commit is durable against a process crash
+	// (it is in the WAL file) and the database can never be corrupted; only a
+	// power loss can roll back the last commits, which a re-ingest repairs.
+	// FULL would fsync the WAL on every commit for no gain in a derived store.
+	q := url.Values{}
+	for _, p := range []string{"busy_timeout(10000)", "journal_mode(WAL)", "synchronous(NORMAL)",
+		"foreign_keys(0)", "temp_store(MEMORY)", "cache_size(-65536)"} {
+		q.Add("_pragma", p)
+	}
+	dsn := "file:" + path + "?" + q.Encode()
+	w, err := sql.Open("sqlite", dsn+"&_txlock=immediate")
+	if err != nil {
+		return nil, err
+	}
+	w.SetMaxOpenConns(1)
+	w.SetMaxIdleConns(1)
+	w.SetConnMaxLifetime(0)
+	if err := migrate(context.Background(), w); err != nil {
+		w.Close()
+		return nil, err
+	}
+	n := opt.ReadConns
+	if n <= 0 {
+		n = max(runtime.NumCPU(), 2)
+	}
+	r, err := sql.Open("sqlite", dsn+"&_pragma=query_only(1)")
+	if err != nil {
+		w.Close()
+		return nil, err
+	}
+	r.SetMaxOpenConns(n)
+	r.SetMaxIdleConns(n)
+	r.SetConnMaxLifetime(0)
+	db := &DB{w: w, r: r, clock: opt.Clock}
+	if db.clock == nil {
+		db.clock = time.Now
+	}
+	cat, err := loadCatalog(context.Background(), w)
+	if err != nil {
+		db.Close()
+		return nil, err
+	}
+	db.cat.Store(cat)
+	return db, nil
+}
+
+// Close closes both pools.
+func (db *DB) Close() error {
+	err1 := db.r.Close()
+	err2 := db.w.Close()
+	if err1 != nil {
+		return err1
+	}
+	return err2
+}
+
+// migrate applies every embedded migration newer than schema_version, each in
+// its own transaction. Files are named NNNN_description.sql.
+func migrate(ctx context.Context, w *sql.DB) error {
+	if _, err := w.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)`); err != nil {
+		return err
+	}
+	var cur int
+	if err := w.QueryRowContext(ctx, `SELECT COALESCE(MAX(version), 0) FROM schema_version`).Scan(&cur); err != nil {
+		return err
+	}
+	names, err := fs.Glob(migrationFS, "migrations/*.sql")
+	if err != nil {
+		return err
+	}
+	sort.Strings(names)
+	for _, name := range names {
+		base := strings.TrimPrefix(name, "migrations/")
+		v, err := strconv.Atoi(strings.SplitN(base, "_", 2)[0])
+		if err != nil {
+			return fmt.Errorf("sqlite: bad migration name %q", base)
+		}
+		if v <= cur {
+			continue
+		}
+		body, err := migrationFS.ReadFile(name)
+		if err != nil {
+			return err
+		}
+		tx, err := w.BeginTx(ctx, nil)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, string(body)); err != nil {
+			tx.Rollback()
+			return fmt.Errorf("sqlite: migration %s: %w", base, err)
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM schema_version; INSERT INTO schema_version VALUES (?)`, v); err != nil {
+			tx.Rollback()
+			return err
+		}
+		if err := tx.Commit(); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,238 @@
+package sqlite
+
+import (
+	"context"
+	"strconv"
+
+	"pmx/internal/amount"
+	"pmx/internal/store"
+)
+
+const activitySelect = `SELECT a.seq, a.ts, a.type, a.mid, a.tid, a.side, a.size, a.usdc, a.price, a.tx,
+	w.address, w.name, w.pseudonym, w.bio, w.profile_image
+	FROM activity a JOIN wallets w ON w.wid = a.wid WHERE `
+
+// feedRow is one scanned activity row with its enrichment.
+type feedRow struct {
+	seq, ts, mid, tid  int64
+	typ, side          int
+	size, usdc, price  amount.Micro
+	tx                 string
+	addr, name, pseudo string
+	bio, image         string
+}
+
+// feed runs an activity query ordered by (ts, seq) with keyset seeking and
+// returns limit+1 rows at most.
+func (db *DB) feed(ctx context.Context, w *where, win store.Window, asc bool, after *store.FeedKey, limit int) ([]feedRow, error) {
+	lo, hi := win.Start, win.End
+	if after != nil {
+		if asc {
+			lo = max(lo, after.Timestamp)
+			w.add("(a.ts > ? OR a.seq > ?)", after.Timestamp, after.Seq)
+		} else {
+			hi = min(hi, after.Timestamp)
+			w.add("(a.ts < ? OR a.seq < ?)", after.Timestamp, after.Seq)
+		}
+	}
+	w.add("a.ts >= ? AND a.ts <= ?", lo, hi)
+	order := " ORDER BY a.ts DESC, a.seq DESC"
+	if asc {
+		order = " ORDER BY a.ts, a.seq"
+	}
+	rows, err := db.r.QueryContext(ctx, activitySelect+w.sql()+order+" LIMIT "+strconv.Itoa(limit+1), w.args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := make([]feedRow, 0, limit+1)
+	for rows.Next() {
+		var r feedRow
+		if err := rows.Scan(&r.seq, &r.ts, &r.typ, &r.mid, &r.tid, &r.side, &r.size, &r.usdc, &r.price, &r.tx,
+			&r.addr, &r.name, &r.pseudo, &r.bio, &r.image); err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+// pageOf trims limit+1 scanned rows to a page; keys[i] is rows[i]'s seek key.
+func pageOf[R, K any](rows []R, keys []K, limit int) store.Page[R, K] {
+	p := store.Page[R, K]{Rows: rows}
+	if len(rows) > limit {
+		p.Rows, p.HasMore = rows[:limit], true
+		k := keys[limit-1]
+		p.Next = &k
+	}
+	return p
+}
+
+// enrich fills the market columns shared by trades and activity.
+type enrichment struct {
+	cond, token, title, slug, icon, eventSlug, outcome string
+	idx                                                int
+	combo                                              bool
+}
+
+func (c *catalog) enrich(mid, tid int64) enrichment {
+	e := enrichment{idx: store.NoOutcome}
+	if m := c.byMid[mid]; m != nil {
+		e.cond, e.title, e.slug, e.icon, e.eventSlug, e.combo = m.conditionID, m.question, m.slug, m.icon, m.eventSlug, m.isCombo
+	}
+	if t := c.byTid[tid]; t != nil {
+		e.token, e.outcome, e.idx = t.tokenID, t.outcome, outcomeIndex(t)
+	}
+	return e
+}
+
+// Trades implements store.Store.
+func (db *DB) Trades(ctx context.Context, p store.TradesParams) (store.Page[store.Trade, store.FeedKey], error) {
+	var none store.Page[store.Trade, store.FeedKey]
+	cat := db.cat.Load()
+	w := &where{}
+	w.add("a.type = 0")
+	var win store.Window
+	switch {
+	case p.User != "":
+		wid, ok, err := db.walletID(ctx, p.User)
+		if err != nil || !ok {
+			return none, err
+		}
+		w.add("a.wid = ?", wid)
+		win = store.FeedWindow(p.Start, p.End, p.Now)
+	case len(p.Conditions) > 0 || len(p.EventIDs) > 0:
+		win = store.MarketFeedWindow(p.Now)
+	default:
+		win = store.GlobalFeedWindow(p.Now)
+	}
+	if len(p.Conditions) > 0 {
+		mids := cat.mids(p.Conditions)
+		if len(mids) == 0 {
+			return none, nil
+		}
+		w.in("a.mid", mids)
+	}
+	if len(p.EventIDs) > 0 {
+		w.in("a.eid", p.EventIDs)
+	}
+	if p.IncludeMaker {
+		w.add("a.taker IN (0, 1)")
+	} else {
+		w.add("a.taker = 1")
+	}
+	min := p.FilterAmount
+	if min <= 0 {
+		min = store.DefaultTradeFilter
+	}
+	if p.FilterType == store.FilterCash {
+		w.add("a.usdc >= ?", min)
+	} else {
+		w.add("a.size >= ?", min)
+	}
+	if p.Side != "" {
+		w.add("a.side = ?", sideCode(p.Side))
+	}
+	rows, err := db.feed(ctx, w, win, false, p.After, p.Limit)
+	if err != nil {
+		return none, err
+	}
+	out := make([]store.Trade, len(rows))
+	for i, r := range rows {
+		e := cat.enrich(r.mid, r.tid)
+		out[i] = store.Trade{ProxyWallet: r.addr, Side: sideNames[r.side], TokenID: e.token, ConditionID: e.cond,
+			Size: r.size, Price: r.price, Timestamp: r.ts, Title: e.title, Slug: e.slug, Icon: e.icon,
+			EventSlug: e.eventSlug, Outcome: e.outcome, OutcomeIndex: e.idx, Name: r.name, Pseudonym: r.pseudo,
+			Bio: r.bio, ProfileImage: r.image, TransactionHash: r.tx}
+	}
+	return pageOf(out, feedKeys(rows), p.Limit), nil
+}
+
+func feedKeys(rows []feedRow) []store.FeedKey {
+	keys := make([]store.FeedKey, len(rows))
+	for i, r := range rows {
+		keys[i] = store.FeedKey{Timestamp: r.ts, Seq: r.seq}
+	}
+	return keys
+}
+
+func sideCode(s string) int {
+	switch s {
+	case "BUY":
+		return sideBuy
+	case "SELL":
+		return sideSell
+	}
+	return sideNone
+}
+
+// Activity implements store.Store.
+func (db *DB) Activity(ctx context.Context, p store.ActivityParams) (store.Page[store.Activity, store.FeedKey], error) {
+	var none store.Page[store.Activity, store.FeedKey]
+	cat := db.cat.Load()
+	wid, ok, err := db.walletID(ctx, p.User)
+	if err != nil || !ok {
+		return none, err
+	}
+	w := &where{}
+	w.add("a.wid = ?", wid)
+	types := activityTypeCodes(p.Types, p.IncludeDepositsWithdrawals)
+	if len(types) == 0 {
+		return none, nil
+	}
+	if len(types) < len(store.ActivityTypes) {
+		w.in("a.type", types)
+	}
+	if len(p.Conditions) > 0 {
+		mids := cat.mids(p.Conditions)
+		if len(mids) == 0 {
+			return none, nil
+		}
+		w.in("a.mid", mids)
+	}
+	if len(p.EventIDs) > 0 {
+		w.in("a.eid", p.EventIDs)
+	}
+	if p.Side != "" {
+		w.add("a.side = ?", sideCode(p.Side))
+	}
+	rows, err := db.feed(ctx, w, store.FeedWindow(p.Start, p.End, p.Now), p.Ascending, p.After, p.Limit)
+	if err != nil {
+		return none, err
+	}
+	out := make([]store.Activity, len(rows))
+	for i, r := range rows {
+		e := cat.enrich(r.mid, r.tid)
+		out[i] = store.Activity{ProxyWallet: r.addr, Timestamp: r.ts, ConditionID: e.cond,
+			Type: store.ActivityTypes[r.typ], Size: r.size, USDCSize: r.usdc, TransactionHash: r.tx, Price: r.price,
+			TokenID: e.token, Side: sideNames[r.side], OutcomeIndex: e.idx, Title: e.title, Slug: e.slug,
+			Icon: e.icon, EventSlug: e.eventSlug, Outcome: e.outcome, Name: r.name, Pseudonym: r.pseudo, Bio: r.bio,
+			ProfileImage: r.image, IsCombo: e.combo && r.typ == actTrade}
+	}
+	return pageOf(out, feedKeys(rows), p.Limit), nil
+}
+
+// activityTypeCodes resolves the requested types: empty means every type but
+// TIP; DEPOSIT and WITHDRAWAL are dropped unless included explicitly.
+func activityTypeCodes(types []string, includeDW bool) []int64 {
+	want := map[string]bool{}
+	if len(types) == 0 {
+		for _, t := range store.ActivityTypes {
+			want[t] = t != store.ActTip
+		}
+	} else {
+		for _, t := range types {
+			want[t] = true
+		}
+	}
+	if !includeDW {
+		want[store.ActDeposit], want[store.ActWithdrawal] = false, false
+	}
+	var out []int64
+	for i, t := range store.ActivityTypes {
+		if want[t] {
+			out = append(out, int64(i))
+		}
+	}
+	return out
+}
