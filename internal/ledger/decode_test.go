@@ -319,7 +319,7 @@ func TestEncodeRoundTrip(t *testing.T) {
 func TestAppendString(t *testing.T) {
 	for in, want := range map[string]string{
 		"plain":        `"plain"`,
-		"q\"b\\":      `"q\"b\\"`,
+		"q\"b\\":       `"q\"b\\"`,
 		"nl\n\t\r\x01": `"nl\n\t\r\u0001"`,
 		"é°F":          `"é°F"`,
 		"bad\xff":      `"bad\ufffd"`,
