@@ -52,7 +52,7 @@ func ingest(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return err
 	}
 	defer dd.Close()
-	db, err := sqlite.Open(dd.File(dbFile))
+	db, err := sqlite.Open(dd.File(dbFile), sqlite.Options{})
 	if err != nil {
 		return err
 	}

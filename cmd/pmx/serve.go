@@ -50,7 +50,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("loading demo world: %w", err)
 		}
 	}
-	st, err := sqlite.Open(dbPath)
+	st, err := sqlite.Open(dbPath, sqlite.Options{})
 	if err != nil {
 		return err
 	}
@@ -99,7 +99,7 @@ func loadDemo(ctx context.Context, dbPath string, seed int64, scale float64, now
 	for _, suffix := range []string{"", "-wal", "-shm"} {
 		_ = os.Remove(tmp + suffix)
 	}
-	st, err := sqlite.Open(tmp)
+	st, err := sqlite.Open(tmp, sqlite.Options{})
 	if err != nil {
 		return err
 	}

@@ -39,9 +39,14 @@ func NewTraceID() string {
 // Trace mints a trace id per request, sets x-trace-id on the response before
 // the handler runs (so success, error and panic answers all carry it), and
 // puts the id in the request context for WriteError. An incoming x-trace-id
-// is ignored: ids are minted, never taken from clients.
+// is ignored: ids are minted, never taken from clients. A request already
+// traced by an outer Trace keeps its id.
 func Trace(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if TraceID(r.Context()) != "" {
+			next.ServeHTTP(w, r)
+			return
+		}
 		id := NewTraceID()
 		w.Header().Set(TraceHeader, id)
 		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), traceKey{}, id)))

@@ -22,6 +22,8 @@ type Listener struct {
 	Name    string // data, catalog, clob, perps, admin
 	Addr    string
 	Handler http.Handler // the service's routes; /ok is added here
+	// Wrap, if set, wraps the whole listener, /ok included (e.g. trace ids).
+	Wrap func(http.Handler) http.Handler
 
 	ln  net.Listener
 	srv *http.Server
@@ -67,6 +69,9 @@ func (g *Group) Start() error {
 			mux.Handle("/", l.Handler)
 		}
 		var h http.Handler = mux
+		if l.Wrap != nil {
+			h = l.Wrap(h)
+		}
 		if g.Metrics != nil {
 			h = g.Metrics.Instrument(l.Name, h)
 		}
