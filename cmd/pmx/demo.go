@@ -33,7 +33,7 @@ func demoCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		*now = time.Now().Unix()
 	}
 	log := newLogger(stderr, "text")
-	opts := demo.Options{Seed: *seed, Scale: *scale, Now: *now}
+	opts := demo.Options{Seed: uint64(*seed), Scale: *scale, Now: time.Unix(*now, 0)}
 	bar := progress.New("demo", 100, stderr, log)
 	err := demo.WriteFile(*out, opts, func(done, total int) {
 		if total > 0 {
@@ -51,7 +51,7 @@ func demoCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error
 // applyDemo streams the demo world into st in chunks, showing progress by the
 // events' position in the world's time window.
 func applyDemo(ctx context.Context, st store.Store, seed int64, scale float64, now int64, stderr io.Writer, log *slog.Logger) (int, error) {
-	opts := demo.Options{Seed: seed, Scale: scale, Now: now}
+	opts := demo.Options{Seed: uint64(seed), Scale: scale, Now: time.Unix(now, 0)}
 	const window = 90 * 24 * 3600
 	bar := progress.New("demo world", window, stderr, log)
 	chunk := make([]ledger.Event, 0, applyChunk)
