@@ -23,7 +23,7 @@ func (limiter) ReduceOnlyLimit(owner uint64, side book.Side, o book.Outcome) int
 // crowding.
 func scenario(seed uint64) (book.Config, workload.Config) {
 	bc := book.Config{STP: book.STPMode(seed % 3), ReduceOnly: limiter{}}
-	wc := workload.Config{Seed: seed, Mix: workload.Everything, Owners: 2 + seed%7, MaxQty: 1 + int64(seed%9), Drift: seed%4 != 0}
+	wc := workload.Config{Seed: seed, Mix: workload.Everything, Resting: 3 + int(seed%40), Owners: 2 + seed%7, MaxQty: 1 + int64(seed%9), Drift: seed%4 != 0}
 	switch seed % 4 {
 	case 0, 2:
 		bc.Ticks = []int64{16, 200, 5000, 1 << 20}[seed/4%4]

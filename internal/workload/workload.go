@@ -14,9 +14,9 @@ import (
 // to 100); zero disables a kind.
 type Mix struct {
 	Add        int // passive GTC limit on its own side of Mid
-	Cancel     int // cancel of a previously placed OID (it may have filled since)
-	Cross      int // IOC limit up to Spread/2 through Mid, taking liquidity
-	CrossGTC   int // like Cross but GTC: the remainder rests
+	Cancel     int // cancel of a placed order from the outer band (see Config.Resting)
+	Cross      int // IOC limit Spread/2 through Mid: sweeps the inner band
+	CrossGTC   int // GTC limit up to Spread/2 through Mid: the remainder rests
 	Modify     int // new price near the old one and/or new total size
 	Market     int // market IOC
 	FOK        int // FOK limit through Mid
@@ -42,6 +42,14 @@ type Config struct {
 	Owners     uint64
 	MaxQty     int64 // passive sizes are 1..MaxQty lots; default 10
 	Complement bool  // emit OutcomeNo orders half the time
+	// Resting is the target number of orders in the outer band (more than
+	// Spread/2 ticks from Mid, out of reach of crossing orders while Mid
+	// stands still). Passive adds go there while fewer than Resting have
+	// been placed, otherwise to the inner band, which crossing orders eat.
+	// Cancels and modifies pick from the outer band, so with a fixed Mid
+	// every cancel hits a live order and the book holds about Resting
+	// orders in steady state. Default 10000.
+	Resting int
 	Mix        Mix
 	StartTime  int64 // Command.Time of the first command
 	Step       int64 // time between commands; default 1000 (1 µs)
@@ -56,7 +64,7 @@ type Generator struct {
 	oid   uint64
 	mid   int64
 	time  int64
-	live  []uint64 // OIDs placed and not yet chosen for cancel
+	live  []uint64 // outer-band OIDs placed and not yet chosen for cancel
 	cum   [10]int
 	total int
 }
@@ -78,6 +86,9 @@ func New(cfg Config) *Generator {
 	}
 	if cfg.MaxQty <= 0 {
 		cfg.MaxQty = 10
+	}
+	if cfg.Resting <= 0 {
+		cfg.Resting = 10_000
 	}
 	if cfg.Step == 0 {
 		cfg.Step = 1000
@@ -147,8 +158,13 @@ func (g *Generator) Next(c *book.Command) {
 	sp := g.cfg.Spread
 	switch kind {
 	case 0: // passive add
-		g.limit(c, book.GTC, 1+g.intn(sp))
-		g.live = append(g.live, c.OID)
+		half := sp / 2
+		if len(g.live) < g.cfg.Resting || half == 0 {
+			g.limit(c, book.GTC, half+1+g.intn(sp-half))
+			g.live = append(g.live, c.OID)
+		} else {
+			g.limit(c, book.GTC, 1+g.intn(half))
+		}
 	case 1: // cancel
 		c.Op, c.OID = book.OpCancel, g.pickLive()
 		if c.OID == 0 {
@@ -156,7 +172,11 @@ func (g *Generator) Next(c *book.Command) {
 		}
 	case 2, 3, 6: // crossing limit: IOC, GTC, FOK
 		tif := [...]book.TIF{2: book.IOC, 3: book.GTC, 6: book.FOK}[kind]
-		g.limit(c, tif, -g.intn(sp/2+1))
+		reach := sp / 2 // IOC sweeps the whole inner band so it cannot silt up
+		if tif != book.IOC {
+			reach = g.intn(sp/2 + 1)
+		}
+		g.limit(c, tif, -reach)
 		c.Qty = 1 + g.intn(4*g.cfg.MaxQty)
 		if tif == book.GTC {
 			g.live = append(g.live, c.OID)
