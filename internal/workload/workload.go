@@ -49,10 +49,10 @@ type Config struct {
 	// Cancels and modifies pick from the outer band, so with a fixed Mid
 	// every cancel hits a live order and the book holds about Resting
 	// orders in steady state. Default 10000.
-	Resting int
-	Mix        Mix
-	StartTime  int64 // Command.Time of the first command
-	Step       int64 // time between commands; default 1000 (1 µs)
+	Resting   int
+	Mix       Mix
+	StartTime int64 // Command.Time of the first command
+	Step      int64 // time between commands; default 1000 (1 µs)
 }
 
 // Generator produces the stream one command at a time without allocating
