@@ -74,7 +74,7 @@ func runDiff(seed uint64, n int) error {
 // TestDifferential: thousands of seeds normally, millions with PMX_LONG=1.
 func TestDifferential(t *testing.T) {
 	seeds, n := uint64(2000), 300
-	if testing.Short() {
+	if testing.Short() || raceEnabled {
 		seeds = 200
 	}
 	if os.Getenv("PMX_LONG") == "1" {
