@@ -157,3 +157,37 @@ func BenchmarkMixed(b *testing.B) {
 	b.ReportMetric(float64(trades)/float64(b.N), "fills/op")
 	b.ReportMetric(float64(bk.Len()), "resting")
 }
+
+// BenchmarkCommandEncode and BenchmarkCommandDecode: the journal's record
+// payload cost per command.
+func BenchmarkCommandEncode(b *testing.B) {
+	c := book.Command{Seq: 123456789, Time: 1_763_700_000_000_000_000, Book: 3, Op: book.OpAdd, OID: 987654, Owner: 4242, Price: 8190, Qty: 7}
+	buf := make([]byte, 0, book.MaxEncodedLen)
+	b.ReportAllocs()
+	for b.Loop() {
+		buf, _ = c.AppendBinary(buf[:0])
+	}
+	b.ReportMetric(float64(len(buf)), "bytes")
+}
+
+func BenchmarkCommandDecode(b *testing.B) {
+	c := book.Command{Seq: 123456789, Time: 1_763_700_000_000_000_000, Book: 3, Op: book.OpAdd, OID: 987654, Owner: 4242, Price: 8190, Qty: 7}
+	buf, _ := c.MarshalBinary()
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := c.Decode(buf); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkGenerate: cost of the workload generator itself (excluded from
+// BenchmarkMixed's timing).
+func BenchmarkGenerate(b *testing.B) {
+	g := workload.New(workload.Config{Seed: 1, Ticks: 1 << 14, Mix: workload.Bench})
+	var c book.Command
+	b.ReportAllocs()
+	for b.Loop() {
+		g.Next(&c)
+	}
+}
