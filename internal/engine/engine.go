@@ -239,6 +239,9 @@ func (e *Engine[E]) Snapshot() (uint64, error) {
 	return seq, err
 }
 
+// JournalGroups is the number of group commits so far (for metrics).
+func (e *Engine[E]) JournalGroups() uint64 { return e.j.Groups() }
+
 // SnapshotErr is the error of the last failed background snapshot, if any.
 func (e *Engine[E]) SnapshotErr() error {
 	if p := e.snapErr.Load(); p != nil {

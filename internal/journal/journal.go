@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"runtime"
 	"sync"
 	"sync/atomic"
 )
@@ -51,6 +52,7 @@ type Journal struct {
 	stopped chan struct{} // closed when the flusher exits
 
 	durable atomic.Uint64 // last fsynced sequence number
+	groups  atomic.Uint64 // group commits (fsyncs) done
 
 	// Owned by the flusher goroutine (and Open/Close around it).
 	f     *os.File
@@ -158,6 +160,10 @@ func (j *Journal) Dir() string { return j.dir }
 // LastSeq is the sequence number of the last durable record.
 func (j *Journal) LastSeq() uint64 { return j.durable.Load() }
 
+// Groups is the number of group commits (one write and one fdatasync each)
+// so far; records per group = appended records / Groups.
+func (j *Journal) Groups() uint64 { return j.groups.Load() }
+
 // FirstSeq is the first sequence number still held (segments before it were
 // pruned).
 func (j *Journal) FirstSeq() uint64 {
@@ -204,7 +210,22 @@ func (j *Journal) Append(ts int64, payload []byte) (uint64, error) {
 // flusher is the only writer of segment files.
 func (j *Journal) flusher() {
 	defer close(j.stopped)
+	lastN := 0
 	for range j.wake {
+		// Waiters of the group just synced are being woken and will append
+		// again at once. If far fewer records are queued than last time,
+		// yield a few times so they join this group instead of each paying
+		// for an fsync of its own. This only shapes groups; it never delays
+		// an acknowledgement by more than a few scheduler passes.
+		for range 4 {
+			j.mu.Lock()
+			n := j.cur.n
+			j.mu.Unlock()
+			if n >= lastN/2 {
+				break
+			}
+			runtime.Gosched()
+		}
 		j.mu.Lock()
 		c := j.cur
 		if c.n == 0 {
@@ -219,6 +240,7 @@ func (j *Journal) flusher() {
 		j.spare = nil
 		werr := j.err
 		j.mu.Unlock()
+		lastN = c.n
 
 		if werr == nil || werr == ErrClosed {
 			werr = j.write(c)
@@ -230,6 +252,7 @@ func (j *Journal) flusher() {
 		} else {
 			werr = nil
 			j.durable.Store(c.last)
+			j.groups.Add(1)
 		}
 		c.err = werr
 		j.spare, c.buf = c.buf, nil
