@@ -242,8 +242,13 @@ func TestCrashRecovery(t *testing.T) {
 	enginetest.CrashRecovery(t, enginetest.Workload[tally.Event]{
 		New:      newTally,
 		Validate: tally.Validate,
-		Gen: func(rng *rand.Rand, p, i int) (int64, []byte) {
-			return int64(p)<<32 | int64(i), tally.Encode(fmt.Sprintf("k%d", rng.IntN(50)), rng.Int64N(21)-10)
+		Producer: func(seed uint64, p int) func() (int64, []byte) {
+			rng := rand.New(rand.NewPCG(seed, uint64(p)))
+			i := int64(0)
+			return func() (int64, []byte) {
+				i++
+				return int64(p)<<32 | i, tally.Encode(fmt.Sprintf("k%d", rng.IntN(50)), rng.Int64N(21)-10)
+			}
 		},
 	}, cycles, 20261121)
 }

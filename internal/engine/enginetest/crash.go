@@ -39,9 +39,10 @@ const (
 type Workload[E any] struct {
 	New      func() engine.Machine[E]
 	Validate func(cmd []byte) error
-	// Gen returns producer p's i-th command. It must be deterministic in
-	// (seed, p, i) so that failures reproduce.
-	Gen func(rng *rand.Rand, p, i int) (ts int64, cmd []byte)
+	// Producer returns producer p's command source; each call of the
+	// source returns the next command. It must be deterministic in
+	// (seed, p) so that failures reproduce.
+	Producer func(seed uint64, p int) func() (ts int64, cmd []byte)
 	// Producers is the number of concurrent submitters (default 8).
 	Producers int
 }
@@ -212,9 +213,9 @@ func runChild[E any](w Workload[E]) {
 	lines := make(chan []byte, 4096)
 	for p := range producers {
 		go func() {
-			rng := rand.New(rand.NewPCG(seed, uint64(p)))
-			for i := 0; ; i++ {
-				ts, cmd := w.Gen(rng, p, i)
+			next := w.Producer(seed, p)
+			for {
+				ts, cmd := next()
 				res, err := e.Submit(ts, cmd)
 				if err != nil {
 					continue // rejected before the journal: not an ack
