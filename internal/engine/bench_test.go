@@ -8,7 +8,6 @@ import (
 	"pmx/internal/engine/tally"
 )
 
-
 func benchSubmit(b *testing.B, producers int) {
 	e, _, err := engine.Open(engine.Config{Dir: b.TempDir()}, newTally())
 	if err != nil {
