@@ -2,10 +2,12 @@ package engine_test
 
 import (
 	"fmt"
+	"path/filepath"
 	"testing"
 
 	"pmx/internal/engine"
 	"pmx/internal/engine/tally"
+	"pmx/internal/journal"
 )
 
 func benchSubmit(b *testing.B, producers int) {
@@ -42,40 +44,25 @@ func BenchmarkSubmit512(b *testing.B) { benchSubmit(b, 512) }
 // with no snapshot: the journal read plus Apply of every record.
 func BenchmarkRecoveryReplay(b *testing.B) {
 	dir := b.TempDir()
-	e, _, err := engine.Open(engine.Config{Dir: dir}, newTally())
+	j, _, err := journal.Open(filepath.Join(dir, "journal"), journal.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}
-	fill(b, e, b.N)
-	e.Close()
+	var c *journal.Commit
+	for i := range b.N {
+		_, c = j.Enqueue(int64(i), tally.Encode(fmt.Sprintf("account-%d", i%64), 1))
+	}
+	if err := c.Wait(); err != nil {
+		b.Fatal(err)
+	}
+	j.Close()
 	b.ReportAllocs()
 	b.ResetTimer()
-	e2, rec, err := engine.Open(engine.Config{Dir: dir}, newTally())
+	e, rec, err := engine.Open(engine.Config{Dir: dir}, newTally())
 	if err != nil || rec.Replayed != uint64(b.N) {
 		b.Fatalf("replayed %d: %v", rec.Replayed, err)
 	}
 	b.StopTimer()
-	e2.Close()
+	e.Close()
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "cmds/s")
-}
-
-// fill submits n commands from 256 goroutines.
-func fill(b *testing.B, e *engine.Engine[tally.Event], n int) {
-	const g = 256
-	done := make(chan struct{})
-	for p := range g {
-		go func() {
-			defer func() { done <- struct{}{} }()
-			cmd := tally.Encode(fmt.Sprintf("account-%d", p%64), 1)
-			for i := p; i < n; i += g {
-				if _, err := e.Submit(int64(i), cmd); err != nil {
-					b.Error(err)
-					return
-				}
-			}
-		}()
-	}
-	for range g {
-		<-done
-	}
 }
