@@ -164,6 +164,7 @@ func TestValidateRejects(t *testing.T) {
 		{"conversion dup", line("conversion", "condition_ids", `["0x`+strings.Repeat("c", 64)+`","0x`+strings.Repeat("C", 64)+`"]`, "amount_usdc", `"3"`), "condition_ids repeats"},
 		{"conversion empty", line("conversion", "condition_ids", `[]`), "condition_ids must name 1 to"},
 		{"combo id prefix", line("combo_market", "combo_condition_id", `"0x04`+strings.Repeat("0", 60)+`"`), "must start with 0x03"},
+		{"combo three outcomes", line("combo_market", "outcomes", `["A","B","C"]`, "token_ids", `["1","2","3"]`), "exactly 2 outcomes"},
 		{"combo one leg", line("combo_market", "legs", `[{"condition_id":"0x`+strings.Repeat("c", 64)+`","outcome_index":0}]`), "legs must have 2 to"},
 		{"combo leg unknown field", line("combo_market", "legs", `[{"condition_id":"0x`+strings.Repeat("c", 64)+`","outcome":0}]`), `unknown field "outcome"`},
 		{"combo type", line("combo_activity", "type", `"BURN"`), "type must be one of"},

@@ -205,6 +205,8 @@ func checkComboMarket(e *Event) error {
 		hexID(&e.ComboConditionID, "combo_condition_id", 62, "03"),
 		text(e.Question, "question"),
 		outcomes(e.Outcomes, e.TokenIDs),
+		// Outcome 0 pays when every leg hits, outcome 1 pays the rest.
+		check(len(e.Outcomes) == 2, "a combo has exactly 2 outcomes"),
 	); err != nil {
 		return err
 	}
