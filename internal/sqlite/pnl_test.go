@@ -37,7 +37,7 @@ func world(t testing.TB, db store.Store, resolve bool) {
 
 type posWant struct {
 	size, cost, fees, avg, bought, realized, price, value, unreal string
-	status                                                       string
+	status                                                        string
 }
 
 func checkPos(t *testing.T, got store.Position, w posWant) {
