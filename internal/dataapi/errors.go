@@ -97,6 +97,9 @@ func Required(param string) *Error {
 // NotFound is a 404.
 func NotFound(msg string) *Error { return &Error{Code: CodeNotFound, Message: msg} }
 
+// Gone is a 410 for a retired route; msg names the route to use instead.
+func Gone(msg string) *Error { return &Error{Code: CodeGone, Message: msg} }
+
 // RateLimited is a 429 with the remaining wait.
 func RateLimited(msg string, retryAfter time.Duration) *Error {
 	return &Error{Code: CodeRateLimited, Message: msg, RetryAfter: retryAfter}
