@@ -94,6 +94,12 @@ func Required(param string) *Error {
 	return Invalidf(param, "required query param '%s' not provided", param)
 }
 
+// RequiredEither is production's message when neither of two anchors is
+// sent (positions: 'user' or 'condition'); the parameter named is the first.
+func RequiredEither(a, b string) *Error {
+	return Invalidf(a, "required query param '%s' or '%s' not provided", a, b)
+}
+
 // NotFound is a 404.
 func NotFound(msg string) *Error { return &Error{Code: CodeNotFound, Message: msg} }
 
