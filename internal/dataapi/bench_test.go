@@ -80,6 +80,26 @@ func BenchmarkHandlerStack(b *testing.B) {
 	}
 }
 
+// BenchmarkMiddlewareOnly is the whole convention stack (trace, per-client
+// limiter with the data defaults' rule set, mux, deadline, heavy gate)
+// around a handler that does nothing: its time is the per-request overhead.
+func BenchmarkMiddlewareOnly(b *testing.B) {
+	cfg := ratelimit.DataDefaults()
+	for i := range cfg.Rules {
+		cfg.Rules[i].Limit = 1 << 30
+	}
+	l, _ := ratelimit.New(cfg, nil)
+	m := NewMux()
+	heavy := NewHeavyQueue(GateConfig{Slots: 64, Wait: time.Second}, time.Second)
+	m.Handle("/v2/trades", Deadline(5*time.Second, nil)(heavy.Wrap(HandlerFunc(func(http.ResponseWriter, *http.Request) error { return nil }))))
+	h := Trace(ClientLimit(l)(m))
+	req := benchReq()
+	w := httptest.NewRecorder()
+	for b.Loop() {
+		h.ServeHTTP(w, req)
+	}
+}
+
 func BenchmarkCursorEncode(b *testing.B) {
 	c := mustCursors(b, testSecret)
 	k := Keyset{Limit: 100, Offset: 100, TS: 1790000000, Seq: "937842960003104210"}
