@@ -41,7 +41,7 @@ func DecodeCursor(s string) (Cursor, error) {
 		return Cursor{}, ErrCursor
 	}
 	switch c.Order {
-	case OrderID, OrderStartDate, OrderEndDate, OrderCreatedAt:
+	case OrderID, OrderStartDate, OrderEndDate, OrderCreatedAt, OrderSlug:
 	default:
 		return Cursor{}, ErrCursor
 	}

@@ -119,6 +119,7 @@ func MergeLedgerMarket(existing *Event, ev ledger.Event) (Event, error) {
 			Active: true, EnableOrderBook: true, AcceptingOrders: true,
 			MarketType: ptr("normal"), Fee: ptr(Str("0")),
 			Volume: ptr(Str("0")), VolumeNum: &zero, Liquidity: ptr(Str("0")), LiquidityNum: &zero,
+			Volume24hr: &zero, OpenInterest: &zero,
 			OrderPriceMinTickSize: ptr(Num("0.01")), OrderMinSize: ptr(Num("5")),
 		}
 	}
@@ -166,6 +167,13 @@ func MergeLedgerMarket(existing *Event, ev ledger.Event) (Event, error) {
 		e.Markets = append(e.Markets, m)
 	}
 	rollUp(&e)
+	// The data store sees every trade of a ledger market, so its figures
+	// start at zero rather than unknown; live values replace them on read.
+	for _, n := range []**Num{&e.Volume, &e.Volume24hr, &e.Liquidity, &e.LiquidityClob, &e.OpenInterest} {
+		if *n == nil {
+			*n = ptr(Num("0"))
+		}
+	}
 	if err := Normalize(&e); err != nil {
 		return Event{}, err
 	}

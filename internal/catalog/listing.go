@@ -197,13 +197,17 @@ func cmpLive(a, b *big.Rat, ida, idb string, asc bool) int {
 	}
 	x, _ := strconv.ParseInt(ida, 10, 64)
 	y, _ := strconv.ParseInt(idb, 10, 64)
+	c := 0
 	switch {
 	case x < y:
-		return -1
+		c = -1
 	case x > y:
-		return 1
+		c = 1
 	}
-	return 0
+	if !asc {
+		c = -c // ties follow the direction, as the store's id tiebreak does
+	}
+	return c
 }
 
 func numText(n *Num) *string {

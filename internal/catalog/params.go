@@ -157,11 +157,11 @@ var liveOrders = map[string]string{
 // liveQuery is the part of a listing the handler applies after live fields:
 // range filters and ordering on live figures.
 type liveQuery struct {
-	order                string // a live* key, or "" when the store orders
-	ascending            bool
-	volMin, volMax       *big.Rat
-	liqMin, liqMax       *big.Rat
-	limit, offset        int
+	order          string // a live* key, or "" when the store orders
+	ascending      bool
+	volMin, volMax *big.Rat
+	liqMin, liqMax *big.Rat
+	limit, offset  int
 }
 
 func (l *liveQuery) active() bool {

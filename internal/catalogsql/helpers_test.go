@@ -152,3 +152,7 @@ func (e *env) get(t testing.TB, path string, out any) int {
 	}
 	return resp.StatusCode
 }
+
+func newRecorder() *httptest.ResponseRecorder { return httptest.NewRecorder() }
+
+func mustReq(path string) *http.Request { return httptest.NewRequest(http.MethodGet, path, nil) }

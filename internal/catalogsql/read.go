@@ -465,4 +465,3 @@ func (s *Store) seriesEvents(ctx context.Context, seriesID int64) ([]catalog.Eve
 	}
 	return refs, rows.Err()
 }
-
