@@ -102,6 +102,10 @@ type Event struct {
 	EventCreators          []EventCreator  `json:"eventCreators"`
 	Chats                  []Chat          `json:"chats"`
 	Templates              []Template      `json:"templates"`
+
+	// Rev is the store revision the event was read at (0: unversioned); it
+	// keys the handler's render cache and is never serialised.
+	Rev int64 `json:"-"`
 }
 
 // Ref abbreviates the event for nesting in its markets.

@@ -49,6 +49,7 @@ type Handler struct {
 	live   LiveFields
 	log    *slog.Logger
 	routes map[string]http.Handler
+	cache  renderCache
 }
 
 // NewHandler returns the catalog service's http.Handler.
@@ -178,10 +179,11 @@ func (h *Handler) getEvent(w http.ResponseWriter, r *http.Request, s []string) {
 		return
 	}
 	evs := []Event{e}
-	if !h.ok(w, h.applyLiveEvents(r.Context(), evs), "") {
+	live, err := h.applyLiveEvents(r.Context(), evs)
+	if !h.ok(w, err, "") {
 		return
 	}
-	writeJSON(w, &evs[0])
+	h.writeEvents(w, evs, live, 'o', "")
 }
 
 func (h *Handler) getMarket(w http.ResponseWriter, r *http.Request, s []string) {
@@ -204,10 +206,11 @@ func (h *Handler) getMarket(w http.ResponseWriter, r *http.Request, s []string) 
 		return
 	}
 	ms := []Market{m}
-	if !h.ok(w, h.applyLiveMarkets(r.Context(), ms), "") {
+	live, err := h.applyLiveMarkets(r.Context(), ms)
+	if !h.ok(w, err, "") {
 		return
 	}
-	writeJSON(w, &ms[0])
+	h.writeMarkets(w, ms, live, 'o', "")
 }
 
 func (h *Handler) getTag(w http.ResponseWriter, r *http.Request, s []string) {
@@ -314,7 +317,7 @@ func (h *Handler) ok(w http.ResponseWriter, err error, what string) bool {
 
 // applyLiveEvents overwrites live fields of every market in evs (one store
 // call for the whole page) and re-sums the events' totals.
-func (h *Handler) applyLiveEvents(ctx context.Context, evs []Event) error {
+func (h *Handler) applyLiveEvents(ctx context.Context, evs []Event) (map[string]Live, error) {
 	var ids []string
 	for i := range evs {
 		for j := range evs[i].Markets {
@@ -324,11 +327,11 @@ func (h *Handler) applyLiveEvents(ctx context.Context, evs []Event) error {
 		}
 	}
 	if len(ids) == 0 {
-		return nil
+		return nil, nil
 	}
 	live, err := h.live.Live(ctx, ids)
 	if err != nil || len(live) == 0 {
-		return err
+		return live, err
 	}
 	for i := range evs {
 		for j := range evs[i].Markets {
@@ -341,10 +344,10 @@ func (h *Handler) applyLiveEvents(ctx context.Context, evs []Event) error {
 		}
 		sumEvent(&evs[i], live)
 	}
-	return nil
+	return live, nil
 }
 
-func (h *Handler) applyLiveMarkets(ctx context.Context, ms []Market) error {
+func (h *Handler) applyLiveMarkets(ctx context.Context, ms []Market) (map[string]Live, error) {
 	ids := make([]string, 0, len(ms))
 	for i := range ms {
 		if c := ms[i].ConditionID; c != nil {
@@ -352,11 +355,11 @@ func (h *Handler) applyLiveMarkets(ctx context.Context, ms []Market) error {
 		}
 	}
 	if len(ids) == 0 {
-		return nil
+		return nil, nil
 	}
 	live, err := h.live.Live(ctx, ids)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	for i := range ms {
 		if c := ms[i].ConditionID; c != nil {
@@ -365,7 +368,7 @@ func (h *Handler) applyLiveMarkets(ctx context.Context, ms []Market) error {
 			}
 		}
 	}
-	return nil
+	return live, nil
 }
 
 type errorBody struct {

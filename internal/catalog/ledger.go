@@ -1,6 +1,7 @@
 package catalog
 
 import (
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"hash/fnv"
@@ -11,19 +12,21 @@ import (
 )
 
 // DerivedMarketID is the catalog market id of a ledger market that carries
-// no market_id: the first 48 bits of its condition id. 48 bits keep the id
-// exact in JavaScript numbers; the data store must derive the same id (it
-// can call this function) so /v2 rows and the catalog agree.
+// no market_id: the first 48 bits of SHA-256 of its lower-cased condition
+// id, never 0. Hashing spreads made-up (sequential) condition ids; 48 bits
+// keep the id exact in JavaScript numbers. The data store must derive the
+// same id (it can call this function) so /v2 rows and the catalog agree.
+// A collision is refused at write time, never silently merged.
 func DerivedMarketID(conditionID string) int64 {
-	c := strings.TrimPrefix(strings.ToLower(conditionID), "0x")
-	if len(c) < 12 {
-		return 0
+	sum := sha256.Sum256([]byte(strings.ToLower(conditionID)))
+	var v int64
+	for _, b := range sum[:6] {
+		v = v<<8 | int64(b)
 	}
-	v, err := strconv.ParseUint(c[:12], 16, 64)
-	if err != nil {
-		return 0
+	if v == 0 {
+		v = 1
 	}
-	return int64(v)
+	return v
 }
 
 // DerivedTagID is the id of the tag (and category) made from a ledger

@@ -62,18 +62,6 @@ func pageParams(p *params, keyset bool, liveOK bool) (Page, liveQuery) {
 	return pg, lq
 }
 
-// keysetResponse is the body of /events/keyset and /markets/keyset; a nil
-// NextCursor (the last page) is omitted.
-type eventsKeyset struct {
-	Events     []Event `json:"events"`
-	NextCursor string  `json:"next_cursor,omitempty"`
-}
-
-type marketsKeyset struct {
-	Markets    []Market `json:"markets"`
-	NextCursor string   `json:"next_cursor,omitempty"`
-}
-
 func (h *Handler) eventFilter(p *params, keyset bool) (EventFilter, liveQuery) {
 	var f EventFilter
 	f.IDs = p.ids("id")
@@ -125,24 +113,24 @@ func (h *Handler) serveEvents(w http.ResponseWriter, r *http.Request, keyset boo
 	if !h.ok(w, err, "") {
 		return
 	}
-	if !h.ok(w, h.applyLiveEvents(r.Context(), evs), "") {
+	live, err := h.applyLiveEvents(r.Context(), evs)
+	if !h.ok(w, err, "") {
 		return
 	}
 	if post {
 		evs = postEvents(evs, lq, keyset)
 	}
 	if !keyset {
-		writeJSON(w, orEmpty(evs))
+		h.writeEvents(w, evs, live, 'a', "")
 		return
 	}
-	body := eventsKeyset{Events: evs}
+	next := ""
 	if len(evs) > lq.limit {
-		body.Events = evs[:lq.limit]
-		last := &body.Events[lq.limit-1]
-		body.NextCursor = cursorFor(f.Page, string(last.ID), eventKey(last, f.Order))
+		evs = evs[:lq.limit]
+		last := &evs[lq.limit-1]
+		next = cursorFor(f.Page, string(last.ID), eventKey(last, f.Order))
 	}
-	body.Events = orEmpty(body.Events)
-	writeJSON(w, body)
+	h.writeEvents(w, evs, live, 'k', next)
 }
 
 // postEvents filters and orders on live figures, then windows. For keyset
@@ -356,7 +344,8 @@ func (h *Handler) serveMarkets(w http.ResponseWriter, r *http.Request, keyset bo
 	if !h.ok(w, err, "") {
 		return
 	}
-	if !h.ok(w, h.applyLiveMarkets(r.Context(), ms), "") {
+	live, err := h.applyLiveMarkets(r.Context(), ms)
+	if !h.ok(w, err, "") {
 		return
 	}
 	if post {
@@ -379,17 +368,16 @@ func (h *Handler) serveMarkets(w http.ResponseWriter, r *http.Request, keyset bo
 		ms = window(out, lq, keyset)
 	}
 	if !keyset {
-		writeJSON(w, orEmpty(ms))
+		h.writeMarkets(w, ms, live, 'a', "")
 		return
 	}
-	body := marketsKeyset{Markets: ms}
+	next := ""
 	if len(ms) > lq.limit {
-		body.Markets = ms[:lq.limit]
-		last := &body.Markets[lq.limit-1]
-		body.NextCursor = cursorFor(f.Page, string(last.ID), marketKey(last, f.Order))
+		ms = ms[:lq.limit]
+		last := &ms[lq.limit-1]
+		next = cursorFor(f.Page, string(last.ID), marketKey(last, f.Order))
 	}
-	body.Markets = orEmpty(body.Markets)
-	writeJSON(w, body)
+	h.writeMarkets(w, ms, live, 'k', next)
 }
 
 func (h *Handler) listTags(w http.ResponseWriter, r *http.Request, _ []string) {

@@ -157,4 +157,7 @@ type Market struct {
 	Categories     []Category      `json:"categories"`
 	Tags           []Tag           `json:"tags"`
 	FeeSchedule    *FeeSchedule    `json:"feeSchedule"`
+
+	// Rev: as Event.Rev.
+	Rev int64 `json:"-"`
 }

@@ -152,94 +152,58 @@ func (s *Store) ListEvents(ctx context.Context, f catalog.EventFilter) ([]catalo
 	dateRange(&w, "e.start_key", f.StartDateMin, f.StartDateMax)
 	dateRange(&w, "e.end_key", f.EndDateMin, f.EndDateMax)
 	tail := page(&w, "e.", f.Page)
-	return s.events(ctx, s.db, "SELECT e.id, e.doc FROM catalog_events e"+w.sql()+tail, w.args...)
+	return s.eventQuery(ctx, "SELECT e.id FROM catalog_events e"+w.sql()+tail, w.args...)
 }
 
-// events loads event documents and attaches their markets in order.
-func (s *Store) events(ctx context.Context, q execer, query string, args ...any) ([]catalog.Event, error) {
-	rows, err := q.QueryContext(ctx, query, args...)
+// eventQuery runs an id query and loads the events, in one snapshot.
+func (s *Store) eventQuery(ctx context.Context, query string, args ...any) ([]catalog.Event, error) {
+	tx, gen, err := s.readTx(ctx)
 	if err != nil {
 		return nil, err
 	}
-	var out []catalog.Event
-	index := map[int64]int{}
-	for rows.Next() {
-		var id int64
-		var doc []byte
-		if err := rows.Scan(&id, &doc); err != nil {
-			rows.Close()
-			return nil, err
-		}
-		var e catalog.Event
-		if err := json.Unmarshal(doc, &e); err != nil {
-			rows.Close()
-			return nil, fmt.Errorf("catalogsql: event %d: %w", id, err)
-		}
-		index[id] = len(out)
-		out = append(out, e)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
+	defer tx.Rollback()
+	ids, err := queryIDs(ctx, tx, query, args...)
+	if err != nil {
 		return nil, err
 	}
-	if len(out) == 0 {
-		return out, nil
-	}
-	ids := make([]any, 0, len(index))
-	for id := range index {
-		ids = append(ids, id)
-	}
-	// Chunk to stay under SQLite's variable limit.
-	for start := 0; start < len(ids); start += 500 {
-		chunk := ids[start:min(start+500, len(ids))]
-		mrows, err := q.QueryContext(ctx, `SELECT event_id, doc FROM catalog_markets WHERE event_id IN (`+
-			placeholders(len(chunk))+`) ORDER BY event_id, pos`, chunk...)
-		if err != nil {
-			return nil, err
-		}
-		for mrows.Next() {
-			var eid int64
-			var doc []byte
-			if err := mrows.Scan(&eid, &doc); err != nil {
-				mrows.Close()
-				return nil, err
-			}
-			var m catalog.Market
-			if err := json.Unmarshal(doc, &m); err != nil {
-				mrows.Close()
-				return nil, fmt.Errorf("catalogsql: market of event %d: %w", eid, err)
-			}
-			e := &out[index[eid]]
-			e.Markets = append(e.Markets, m)
-		}
-		mrows.Close()
-		if err := mrows.Err(); err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
+	return s.eventsByID(ctx, tx, gen, ids)
 }
 
-func getEvent(ctx context.Context, q execer, cond string, arg any) (catalog.Event, error) {
-	s := &Store{}
-	evs, err := s.events(ctx, q, "SELECT e.id, e.doc FROM catalog_events e WHERE "+cond+" ORDER BY e.id LIMIT 1", arg)
+// marketQuery runs an id query and loads the markets, in one snapshot.
+func (s *Store) marketQuery(ctx context.Context, query string, args ...any) ([]catalog.Market, error) {
+	tx, gen, err := s.readTx(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer tx.Rollback()
+	ids, err := queryIDs(ctx, tx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	return s.marketsByID(ctx, tx, gen, ids)
+}
+
+// getEvent reads one event without the cache (the write path).
+func getEvent(ctx context.Context, q execer, id int64) (catalog.Event, error) {
+	m, err := loadEvents(ctx, q, []int64{id})
 	if err != nil {
 		return catalog.Event{}, err
 	}
-	if len(evs) == 0 {
+	e, ok := m[id]
+	if !ok {
 		return catalog.Event{}, catalog.ErrNotFound
 	}
-	return evs[0], nil
+	return *e, nil
 }
 
 // GetEvent implements catalog.Store.
 func (s *Store) GetEvent(ctx context.Context, id int64) (catalog.Event, error) {
-	return getEvent(ctx, s.db, "e.id = ?", id)
+	return one(s.eventQuery(ctx, "SELECT id FROM catalog_events WHERE id = ?", id))
 }
 
 // GetEventBySlug implements catalog.Store.
 func (s *Store) GetEventBySlug(ctx context.Context, slug string) (catalog.Event, error) {
-	return getEvent(ctx, s.db, "e.slug = ?", slug)
+	return one(s.eventQuery(ctx, "SELECT id FROM catalog_events WHERE slug = ? ORDER BY id LIMIT 1", slug))
 }
 
 // ListMarkets implements catalog.Store.
@@ -268,28 +232,7 @@ func (s *Store) ListMarkets(ctx context.Context, f catalog.MarketFilter) ([]cata
 	dateRange(&w, "m.start_key", f.StartDateMin, f.StartDateMax)
 	dateRange(&w, "m.end_key", f.EndDateMin, f.EndDateMax)
 	tail := page(&w, "m.", f.Page)
-	return markets(ctx, s.db, "SELECT m.doc FROM catalog_markets m"+w.sql()+tail, w.args...)
-}
-
-func markets(ctx context.Context, q execer, query string, args ...any) ([]catalog.Market, error) {
-	rows, err := q.QueryContext(ctx, query, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []catalog.Market
-	for rows.Next() {
-		var doc []byte
-		if err := rows.Scan(&doc); err != nil {
-			return nil, err
-		}
-		var m catalog.Market
-		if err := json.Unmarshal(doc, &m); err != nil {
-			return nil, err
-		}
-		out = append(out, m)
-	}
-	return out, rows.Err()
+	return s.marketQuery(ctx, "SELECT m.id FROM catalog_markets m"+w.sql()+tail, w.args...)
 }
 
 func one[T any](list []T, err error) (T, error) {
@@ -305,12 +248,12 @@ func one[T any](list []T, err error) (T, error) {
 
 // GetMarket implements catalog.Store.
 func (s *Store) GetMarket(ctx context.Context, id int64) (catalog.Market, error) {
-	return one(markets(ctx, s.db, "SELECT doc FROM catalog_markets WHERE id = ?", id))
+	return one(s.marketQuery(ctx, "SELECT id FROM catalog_markets WHERE id = ?", id))
 }
 
 // GetMarketBySlug implements catalog.Store.
 func (s *Store) GetMarketBySlug(ctx context.Context, slug string) (catalog.Market, error) {
-	return one(markets(ctx, s.db, "SELECT doc FROM catalog_markets WHERE slug = ? ORDER BY id LIMIT 1", slug))
+	return one(s.marketQuery(ctx, "SELECT id FROM catalog_markets WHERE slug = ? ORDER BY id LIMIT 1", slug))
 }
 
 func tags(ctx context.Context, q execer, query string, args ...any) ([]catalog.Tag, error) {

@@ -15,8 +15,9 @@ import (
 
 // Store is the SQLite catalog.Store.
 type Store struct {
-	db *sql.DB
-	mu sync.Mutex // serialises writers: an upsert reads then rewrites an event
+	db    *sql.DB
+	mu    sync.Mutex // serialises writers: an upsert reads then rewrites an event
+	cache cache
 }
 
 var _ catalog.Store = (*Store)(nil)
@@ -26,7 +27,9 @@ func New(ctx context.Context, db *sql.DB) (*Store, error) {
 	if err := migrate(ctx, db); err != nil {
 		return nil, err
 	}
-	return &Store{db: db}, nil
+	s := &Store{db: db}
+	s.cache.reset(-1)
+	return s, nil
 }
 
 // ImportEvents upserts each event with its markets, tags and series. An
@@ -45,6 +48,9 @@ func (s *Store) ImportEvents(ctx context.Context, events []catalog.Event) error 
 			return err
 		}
 	}
+	if err := bump(ctx, tx); err != nil {
+		return err
+	}
 	return tx.Commit()
 }
 
@@ -60,7 +66,7 @@ func (s *Store) UpsertFromLedgerMarket(ctx context.Context, ev ledger.Event) err
 	}
 	defer tx.Rollback()
 	var existing *catalog.Event
-	e, err := getEvent(ctx, tx, `e.id = ?`, ev.EventID)
+	e, err := getEvent(ctx, tx, ev.EventID)
 	switch {
 	case err == nil:
 		existing = &e
@@ -72,6 +78,9 @@ func (s *Store) UpsertFromLedgerMarket(ctx context.Context, ev ledger.Event) err
 		return err
 	}
 	if err := writeEvent(ctx, tx, &merged); err != nil {
+		return err
+	}
+	if err := bump(ctx, tx); err != nil {
 		return err
 	}
 	return tx.Commit()
@@ -187,6 +196,16 @@ func writeMarket(ctx context.Context, tx execer, eventID int64, pos int, m *cata
 	if err != nil {
 		return err
 	}
+	// Two condition ids on one market id is a collision (a derived id, or a
+	// bad import): refuse it rather than lose a market.
+	var prev sql.NullString
+	switch err := tx.QueryRowContext(ctx, `SELECT condition_id FROM catalog_markets WHERE id = ?`, id).Scan(&prev); {
+	case errors.Is(err, sql.ErrNoRows):
+	case err != nil:
+		return err
+	case prev.Valid && m.ConditionID != nil && prev.String != *m.ConditionID:
+		return fmt.Errorf("catalogsql: market id %d already belongs to condition %s, not %s", id, prev.String, *m.ConditionID)
+	}
 	// A market id moving to another event: drop its old row's links first.
 	for _, q := range []string{
 		`DELETE FROM catalog_market_tokens WHERE market_id = ?`,
@@ -283,3 +302,9 @@ func lower(s string) string {
 }
 
 func itoa(v int64) string { return strconv.FormatInt(v, 10) }
+
+// bump advances the catalog generation inside the writing transaction.
+func bump(ctx context.Context, tx execer) error {
+	_, err := tx.ExecContext(ctx, `UPDATE catalog_meta SET v = v + 1 WHERE k = 'generation'`)
+	return err
+}
