@@ -1,0 +1,260 @@
+package catalogsql
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"sync"
+
+	"pmx/internal/catalog"
+)
+
+// cache keeps decoded events (with their markets) and markets for one
+// catalog generation. Decoding JSON documents dominates a listing's cost;
+// the generation (catalog_meta, bumped by every write in its transaction)
+// tells when the cache is stale, even if another Store on the same database
+// wrote. Readers get copies (see cloneEvent), never the cached values.
+type cache struct {
+	mu      sync.RWMutex
+	gen     int64
+	events  map[int64]*catalog.Event
+	markets map[int64]*catalog.Market
+}
+
+func (c *cache) reset(gen int64) {
+	c.gen = gen
+	c.events = map[int64]*catalog.Event{}
+	c.markets = map[int64]*catalog.Market{}
+}
+
+// cloneEvent copies an event deep enough for the handler, which replaces
+// fields (pointers, slices) on the copy and its markets but never writes
+// through a shared pointer. Invariant relied on: live.go only assigns.
+func cloneEvent(e *catalog.Event) catalog.Event {
+	out := *e
+	out.Markets = slices.Clone(e.Markets)
+	return out
+}
+
+// readTx is a read-only snapshot: the generation and the rows it reads agree.
+func (s *Store) readTx(ctx context.Context) (*sql.Tx, int64, error) {
+	tx, err := s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return nil, 0, err
+	}
+	var gen int64
+	if err := tx.QueryRowContext(ctx, `SELECT v FROM catalog_meta WHERE k = 'generation'`).Scan(&gen); err != nil {
+		tx.Rollback()
+		return nil, 0, err
+	}
+	return tx, gen, nil
+}
+
+// lookupEvents returns cached events for ids (nil where missing), after
+// resetting the cache if the generation moved.
+func (c *cache) lookupEvents(gen int64, ids []int64) ([]*catalog.Event, []int64) {
+	c.mu.Lock()
+	if c.gen != gen {
+		c.reset(gen)
+	}
+	c.mu.Unlock()
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	out := make([]*catalog.Event, len(ids))
+	var missing []int64
+	for i, id := range ids {
+		if e, ok := c.events[id]; ok {
+			out[i] = e
+		} else {
+			missing = append(missing, id)
+		}
+	}
+	return out, missing
+}
+
+// eventsByID loads events in ids' order through the cache.
+func (s *Store) eventsByID(ctx context.Context, tx *sql.Tx, gen int64, ids []int64) ([]catalog.Event, error) {
+	found, missing := s.cache.lookupEvents(gen, ids)
+	if len(missing) > 0 {
+		loaded, err := loadEvents(ctx, tx, missing)
+		if err != nil {
+			return nil, err
+		}
+		s.cache.mu.Lock()
+		if s.cache.gen == gen {
+			for id, e := range loaded {
+				s.cache.events[id] = e
+			}
+		}
+		s.cache.mu.Unlock()
+		for i, id := range ids {
+			if found[i] == nil {
+				found[i] = loaded[id]
+			}
+		}
+	}
+	// Rev is gen+1 so it is never 0 (0 means unversioned to the handler).
+	out := make([]catalog.Event, 0, len(ids))
+	for _, e := range found {
+		if e != nil {
+			c := cloneEvent(e)
+			c.Rev = gen + 1
+			for i := range c.Markets {
+				c.Markets[i].Rev = gen + 1
+			}
+			out = append(out, c)
+		}
+	}
+	return out, nil
+}
+
+// loadEvents decodes the events with these ids and attaches their markets.
+func loadEvents(ctx context.Context, q execer, ids []int64) (map[int64]*catalog.Event, error) {
+	out := make(map[int64]*catalog.Event, len(ids))
+	for start := 0; start < len(ids); start += 500 {
+		chunk := toArgs(ids[start:min(start+500, len(ids))])
+		rows, err := q.QueryContext(ctx, `SELECT id, doc FROM catalog_events WHERE id IN (`+placeholders(len(chunk))+`)`, chunk...)
+		if err != nil {
+			return nil, err
+		}
+		for rows.Next() {
+			var id int64
+			var doc []byte
+			if err := rows.Scan(&id, &doc); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			e := new(catalog.Event)
+			if err := json.Unmarshal(doc, e); err != nil {
+				rows.Close()
+				return nil, fmt.Errorf("catalogsql: event %d: %w", id, err)
+			}
+			out[id] = e
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+		mrows, err := q.QueryContext(ctx, `SELECT event_id, doc FROM catalog_markets WHERE event_id IN (`+
+			placeholders(len(chunk))+`) ORDER BY event_id, pos`, chunk...)
+		if err != nil {
+			return nil, err
+		}
+		for mrows.Next() {
+			var eid int64
+			var doc []byte
+			if err := mrows.Scan(&eid, &doc); err != nil {
+				mrows.Close()
+				return nil, err
+			}
+			var m catalog.Market
+			if err := json.Unmarshal(doc, &m); err != nil {
+				mrows.Close()
+				return nil, fmt.Errorf("catalogsql: market of event %d: %w", eid, err)
+			}
+			if e := out[eid]; e != nil {
+				e.Markets = append(e.Markets, m)
+			}
+		}
+		mrows.Close()
+		if err := mrows.Err(); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// marketsByID loads markets in ids' order through the cache.
+func (s *Store) marketsByID(ctx context.Context, tx *sql.Tx, gen int64, ids []int64) ([]catalog.Market, error) {
+	s.cache.mu.Lock()
+	if s.cache.gen != gen {
+		s.cache.reset(gen)
+	}
+	found := make([]*catalog.Market, len(ids))
+	var missing []int64
+	for i, id := range ids {
+		if m, ok := s.cache.markets[id]; ok {
+			found[i] = m
+		} else {
+			missing = append(missing, id)
+		}
+	}
+	s.cache.mu.Unlock()
+	if len(missing) > 0 {
+		loaded := make(map[int64]*catalog.Market, len(missing))
+		for start := 0; start < len(missing); start += 500 {
+			chunk := toArgs(missing[start:min(start+500, len(missing))])
+			rows, err := tx.QueryContext(ctx, `SELECT id, doc FROM catalog_markets WHERE id IN (`+placeholders(len(chunk))+`)`, chunk...)
+			if err != nil {
+				return nil, err
+			}
+			for rows.Next() {
+				var id int64
+				var doc []byte
+				if err := rows.Scan(&id, &doc); err != nil {
+					rows.Close()
+					return nil, err
+				}
+				m := new(catalog.Market)
+				if err := json.Unmarshal(doc, m); err != nil {
+					rows.Close()
+					return nil, fmt.Errorf("catalogsql: market %d: %w", id, err)
+				}
+				loaded[id] = m
+			}
+			rows.Close()
+			if err := rows.Err(); err != nil {
+				return nil, err
+			}
+		}
+		s.cache.mu.Lock()
+		if s.cache.gen == gen {
+			for id, m := range loaded {
+				s.cache.markets[id] = m
+			}
+		}
+		s.cache.mu.Unlock()
+		for i, id := range ids {
+			if found[i] == nil {
+				found[i] = loaded[id]
+			}
+		}
+	}
+	out := make([]catalog.Market, 0, len(ids))
+	for _, m := range found {
+		if m != nil {
+			c := *m
+			c.Rev = gen + 1
+			out = append(out, c)
+		}
+	}
+	return out, nil
+}
+
+func toArgs(ids []int64) []any {
+	out := make([]any, len(ids))
+	for i, v := range ids {
+		out[i] = v
+	}
+	return out
+}
+
+// queryIDs runs an id-selecting query.
+func queryIDs(ctx context.Context, q execer, query string, args ...any) ([]int64, error) {
+	rows, err := q.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		ids = append(ids, id)
+	}
+	return ids, rows.Err()
+}
