@@ -15,9 +15,9 @@ const goldenSigner = "0xfcad0b19bb29d4674531d6f115237e16afce377c"
 // Golden vectors 1-10 of perps.md §3.6, as the keyed JSON a client sends.
 var goldenOps = []struct {
 	name, op, want string // want: route type
-	data     string
-	salt, ts uint64
-	sig      string
+	data           string
+	salt, ts       uint64
+	sig            string
 }{
 	{"1 limit", `{"type":"createOrders","args":[{"iid":1,"buy":true,"p":"0.5","qty":"10","tif":"gtc","po":false}]}`, "createOrders",
 		"8004f264b573f0d5edd3377ef127f251a2b11e0b9463c5fb5f1be3b42c94336a", 12345, 1751500000000,

@@ -29,10 +29,13 @@ func kec(parts ...[]byte) []byte {
 func tpack(v any) []byte {
 	switch x := v.(type) {
 	case string:
-		if len(x) >= 32 {
-			panic("tpack: long string")
+		switch {
+		case len(x) < 32:
+			return append([]byte{0xa0 + byte(len(x))}, x...)
+		case len(x) < 256:
+			return append([]byte{0xd9, byte(len(x))}, x...)
 		}
-		return append([]byte{0xa0 + byte(len(x))}, x...)
+		panic("tpack: long string")
 	case bool:
 		if x {
 			return []byte{0xc3}
