@@ -87,4 +87,3 @@ func BenchmarkReplayAdd(b *testing.B) {
 		i++
 	}
 }
-
