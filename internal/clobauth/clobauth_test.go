@@ -199,13 +199,17 @@ func TestVerifyL2(t *testing.T) {
 	}{
 		{"valid", func(*L2Headers, *string, *string, *string, *time.Time) {}, true},
 		{"lower-case method", func(_ *L2Headers, m, _, _ *string, _ *time.Time) { *m = "post" }, true},
-		{"lower-case address", func(h *L2Headers, _, _, _ *string, _ *time.Time) { h.Address = "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266" }, true},
+		{"lower-case address", func(h *L2Headers, _, _, _ *string, _ *time.Time) {
+			h.Address = "0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266"
+		}, true},
 		{"unpadded signature", func(h *L2Headers, _, _, _ *string, _ *time.Time) { h.Signature = sig[:len(sig)-1] }, true},
 		{"repeat within window", func(_ *L2Headers, _, _, _ *string, n *time.Time) { *n = n.Add(4 * time.Minute) }, true},
 		{"stale", func(_ *L2Headers, _, _, _ *string, n *time.Time) { *n = n.Add(5*time.Minute + time.Second) }, false},
 		{"wrong passphrase", func(h *L2Headers, _, _, _ *string, _ *time.Time) { h.Passphrase = creds.Passphrase[1:] }, false},
 		{"wrong key", func(h *L2Headers, _, _, _ *string, _ *time.Time) { h.APIKey = "x" }, false},
-		{"other address", func(h *L2Headers, _, _, _ *string, _ *time.Time) { h.Address = "0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc" }, false},
+		{"other address", func(h *L2Headers, _, _, _ *string, _ *time.Time) {
+			h.Address = "0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc"
+		}, false},
 		{"tampered body", func(_ *L2Headers, _, _, b *string, _ *time.Time) { *b = `{"order":{"salt":2}}` }, false},
 		{"other path", func(_ *L2Headers, _, p, _ *string, _ *time.Time) { *p = "/orders" }, false},
 		{"query in path", func(_ *L2Headers, _, p, _ *string, _ *time.Time) { *p = "/order?x=1" }, false},
