@@ -104,7 +104,20 @@ func decodeB64(s string) ([]byte, bool) {
 	if s == "" {
 		return nil, false
 	}
-	s = strings.NewReplacer("-", "+", "_", "/").Replace(s)
-	b, err := base64.RawStdEncoding.Strict().DecodeString(s)
+	buf := make([]byte, len(s))
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 'A' && c <= 'Z', c >= 'a' && c <= 'z', c >= '0' && c <= '9', c == '+', c == '/':
+		case c == '-':
+			c = '+'
+		case c == '_':
+			c = '/'
+		default: // includes \r and \n, which the decoder would skip
+			return nil, false
+		}
+		buf[i] = c
+	}
+	b, err := base64.RawStdEncoding.Strict().DecodeString(string(buf))
 	return b, err == nil
 }
