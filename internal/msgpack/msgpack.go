@@ -131,3 +131,19 @@ func Append(b []byte, v any) ([]byte, error) {
 		return b, fmt.Errorf("%w: %T", ErrUnsupported, v)
 	}
 }
+
+// AppendStringBytes is AppendString for a byte slice (no copy to a string).
+func AppendStringBytes(b []byte, s []byte) []byte {
+	n := len(s)
+	switch {
+	case n < 32:
+		b = append(b, 0xa0|byte(n))
+	case n <= math.MaxUint8:
+		b = append(b, 0xd9, byte(n))
+	case n <= math.MaxUint16:
+		b = append(b, 0xda, byte(n>>8), byte(n))
+	default:
+		b = append(b, 0xdb, byte(n>>24), byte(n>>16), byte(n>>8), byte(n))
+	}
+	return append(b, s...)
+}

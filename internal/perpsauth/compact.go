@@ -1,300 +1,310 @@
 package perpsauth
 
 import (
-	"bytes"
 	"encoding/json"
-	"errors"
-	"fmt"
 	"slices"
 	"strconv"
+	"unicode/utf8"
 
 	"pmx/internal/msgpack"
 )
-
-// ErrInvalidRequest reports a body or op that cannot be turned into a compact
-// form. Wrapped errors say which field.
-var ErrInvalidRequest = errors.New("invalid request")
-
-func invalid(format string, a ...any) error {
-	return fmt.Errorf("%w: %s", ErrInvalidRequest, fmt.Sprintf(format, a...))
-}
-
-type kind uint8
-
-const (
-	kStr kind = iota + 1
-	kUint
-	kBool
-	kObj // keyed object → positional array in field order
-	kArr // array → array
-)
-
-// field is one slot of a positional compact array.
-type field struct {
-	name     string
-	sh       shape
-	def      any  // value used when the key is absent (nil: slot absent)
-	trueOnly bool // slot present only when the value is true (tr.market)
-}
-
-type shape struct {
-	kind   kind
-	fields []field // kObj
-	elem   *shape  // kArr
-}
-
-var (
-	str   = shape{kind: kStr}
-	uint_ = shape{kind: kUint}
-	bool_ = shape{kind: kBool}
-)
-
-func obj(fs ...field) shape { return shape{kind: kObj, fields: fs} }
-func arr(e shape) shape     { return shape{kind: kArr, elem: &e} }
-func f(name string, sh shape) field {
-	return field{name: name, sh: sh}
-}
-
-// Role says who signs an op type.
-type Role uint8
-
-const (
-	RoleProxy        Role = iota + 1 // a registered proxy (trading key)
-	RoleOwner                        // the account's own EOA
-	RoleOwnerOrProxy                 // either (internalTransfer)
-)
-
-type opSpec struct {
-	args shape
-	role Role
-	grp  bool // accepts the optional op.grp string (createOrders)
-}
-
-// orderRow is the createOrders row: [iid, buy, p, qty, tif, po, ro, c, tr].
-// po is always present (false when the JSON omits it): the official example
-// body omits po yet signs false. ro, c, p, tif and tr are present exactly when
-// their key is (perps.md §3.3, §13.3). tr is [market, trp, tpsl] with market
-// present only when true.
-var orderRow = obj(
-	f("iid", uint_), f("buy", bool_), f("p", str), f("qty", str), f("tif", str),
-	field{name: "po", sh: bool_, def: false},
-	f("ro", bool_), f("c", str),
-	f("tr", obj(field{name: "market", sh: bool_, trueOnly: true}, f("trp", str), f("tpsl", str))),
-)
-
-var leverageRow = obj(f("iid", uint_), f("lev", uint_), f("cross", bool_))
-
-// ops is the compact-form table of perps.md §3.3 and §11.
-var ops = map[string]opSpec{
-	"createOrders":     {args: arr(orderRow), role: RoleProxy, grp: true},
-	"modifyOrders":     {args: arr(obj(f("oid", uint_), f("p", str), f("qty", str))), role: RoleProxy},
-	"modifyOrdersCOID": {args: arr(obj(f("coid", str), f("p", str), f("qty", str))), role: RoleProxy},
-	"cancelOrders":     {args: arr(uint_), role: RoleProxy},
-	"cancelOrdersCOID": {args: arr(str), role: RoleProxy},
-	"cancelAll":        {args: obj(f("iid", uint_)), role: RoleProxy},
-	"autoCancel":       {args: obj(f("time", uint_)), role: RoleProxy},
-	"updateLeverage":   {args: leverageRow, role: RoleProxy},
-	"updateLeverages":  {args: arr(leverageRow), role: RoleProxy},
-	"updateMargin":     {args: obj(f("iid", uint_), f("amt", str)), role: RoleProxy},
-	"internalTransfer": {args: obj(f("account", str), f("token", str), f("amount", str), f("to", str)), role: RoleOwnerOrProxy},
-	"deleteProxy":      {args: obj(f("proxy", str)), role: RoleOwner},
-	"approveBuilder":   {args: obj(f("builder", str), f("max_fee_rate", str), f("approval_version", uint_)), role: RoleOwner},
-	"createChase": {args: obj(f("iid", uint_), f("buy", bool_), f("qty", str), f("lim", str), f("max_dist", str),
-		f("max_dist_bps", uint_), field{name: "po", sh: bool_, def: true}, field{name: "ro", sh: bool_, def: false}, f("c", str)), role: RoleProxy},
-	"cancelChase": {args: obj(f("chid", uint_)), role: RoleProxy},
-	"createTwap": {args: obj(f("iid", uint_), f("buy", bool_), f("qty", str), f("dur", uint_), f("ivl", uint_), f("rnd", bool_),
-		f("slip_bps", uint_), f("min_px", str), f("max_px", str), f("ro", bool_), f("c", str)), role: RoleProxy},
-	"controlTwap": {args: obj(f("twid", uint_), f("act", str)), role: RoleProxy},
-	"cancelTwap":  {args: obj(f("twid", uint_)), role: RoleProxy},
-}
-
-// OpRole returns who signs an op type; ok is false for unknown types.
-func OpRole(opType string) (Role, bool) {
-	s, ok := ops[opType]
-	return s.role, ok
-}
-
-// Op is the keyed JSON op of a signed request.
-type Op struct {
-	Type string
-	Args json.RawMessage
-	Grp  string // createOrders only; "" when absent
-}
-
-// DecodeArgs decodes the args into dst, refusing unknown fields. Compact
-// already refused keys outside the table (exact case), so a struct decode
-// here sees exactly the signed values.
-func (o Op) DecodeArgs(dst any) error {
-	d := json.NewDecoder(bytes.NewReader(o.Args))
-	d.DisallowUnknownFields()
-	d.UseNumber()
-	if err := d.Decode(dst); err != nil {
-		return invalid("args: %v", err)
-	}
-	return nil
-}
 
 // Compact parses a keyed op object and returns it with the MessagePack bytes
 // of its compact form ([type, args(, grp)]), whose keccak256 is the Op data.
 // Strings are taken exactly as sent (after JSON unescaping), never
 // re-formatted: "100.50" keeps its zero, addresses keep their case.
+//
+// It streams: one syntax pass per value, no generic tree. Semantics match
+// encoding/json (duplicate keys: last wins; keys compared after unescaping,
+// case-sensitively); FuzzCompactDifferential holds it to a reference built on
+// encoding/json.
 func Compact(raw json.RawMessage) (Op, []byte, error) {
-	var top map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &top); err != nil || top == nil {
+	p := scanner{b: raw}
+	if p.peek() != '{' {
 		return Op{}, nil, invalid("op must be an object")
 	}
-	var op Op
-	for k := range top {
-		if k != "type" && k != "args" && k != "grp" {
-			return Op{}, nil, invalid("op: unknown field %q", k)
+	var typ, args, grp span
+	p.i++
+	first := true
+	for {
+		ok, err := p.more('}', &first)
+		if err != nil {
+			return Op{}, nil, invalid("op: %v", err)
+		}
+		if !ok {
+			break
+		}
+		k, esc, err := p.key()
+		if err != nil {
+			return Op{}, nil, invalid("op: %v", err)
+		}
+		v, err := p.value(1)
+		if err != nil {
+			return Op{}, nil, invalid("op: %v", err)
+		}
+		switch name, _ := keyName(raw, k, esc); name {
+		case "type":
+			typ = v
+		case "args":
+			args = v
+		case "grp":
+			grp = v
+		default:
+			return Op{}, nil, invalid("op: unknown field %q", name)
 		}
 	}
-	if err := json.Unmarshal(top["type"], &op.Type); err != nil || op.Type == "" {
+	if p.ws(); p.i != len(raw) {
+		return Op{}, nil, invalid("op: trailing data")
+	}
+
+	var op Op
+	if typ.e == 0 || raw[typ.s] != '"' {
 		return Op{}, nil, invalid("op.type must be a string")
 	}
+	op.Type = stringValue(raw, typ)
 	spec, ok := ops[op.Type]
 	if !ok {
+		if op.Type == "" {
+			return Op{}, nil, invalid("op.type must be a string")
+		}
 		return Op{}, nil, invalid("unknown op type %q", op.Type)
 	}
-	if g, ok := top["grp"]; ok && !isNull(g) {
+	hasGrp := grp.e != 0 && !isNullSpan(raw, grp)
+	if hasGrp {
 		if !spec.grp {
 			return Op{}, nil, invalid("op.grp not allowed on %s", op.Type)
 		}
-		if err := json.Unmarshal(g, &op.Grp); err != nil {
+		if raw[grp.s] != '"' {
 			return Op{}, nil, invalid("op.grp must be a string")
 		}
+		op.Grp = stringValue(raw, grp)
 	}
-	op.Args = top["args"]
-	if op.Args == nil {
+	if args.e == 0 || isNullSpan(raw, args) {
 		return Op{}, nil, invalid("op.args missing")
 	}
-	d := json.NewDecoder(bytes.NewReader(op.Args))
-	d.UseNumber()
-	var args any
-	if err := d.Decode(&args); err != nil {
-		return Op{}, nil, invalid("op.args: %v", err)
+	op.Args = raw[args.s:args.e]
+
+	out := make([]byte, 0, 16+len(op.Args))
+	if hasGrp {
+		out = append(out, 0x93)
+	} else {
+		out = append(out, 0x92)
 	}
-	cargs, err := compactValue(args, spec.args, "args")
+	out = msgpack.AppendString(out, op.Type)
+	out, err := appendShaped(out, raw, args, spec.args)
 	if err != nil {
-		return Op{}, nil, err
+		return Op{}, nil, invalid("args%v", err)
 	}
-	if cargs == nil { // null args
-		return Op{}, nil, invalid("op.args missing")
+	if hasGrp {
+		out = msgpack.AppendString(out, op.Grp)
 	}
-	tree := []any{op.Type, cargs, nil}
-	if op.Grp != "" {
-		tree[2] = op.Grp
-	}
-	b, err := msgpack.Append(make([]byte, 0, 64+len(op.Args)), tree)
-	if err != nil {
-		return Op{}, nil, invalid("%v", err)
-	}
-	return op, b, nil
+	return op, out, nil
 }
 
-func isNull(b json.RawMessage) bool { return string(bytes.TrimSpace(b)) == "null" }
+// pathError carries the location of a shape error, built outward on return.
+type pathError struct{ path, msg string }
 
-// compactValue converts one decoded JSON value to the msgpack value tree.
-// A JSON null yields nil (an absent slot).
-func compactValue(v any, sh shape, path string) (any, error) {
-	if v == nil {
-		return nil, nil
+func (e *pathError) Error() string { return e.path + ": " + e.msg }
+
+func at(err error, seg string) error {
+	if pe, ok := err.(*pathError); ok {
+		return &pathError{seg + pe.path, pe.msg}
 	}
+	return &pathError{seg, err.Error()}
+}
+
+func want(msg string) error { return &pathError{"", msg} }
+
+func isNullSpan(b []byte, v span) bool { return b[v.s] == 'n' }
+
+// keyName returns an object key (unescaped if needed).
+func keyName(b []byte, k span, esc bool) (string, bool) {
+	if !esc {
+		return string(b[k.s:k.e]), true
+	}
+	var s string
+	json.Unmarshal(b[k.s-1:k.e+1], &s) // valid by construction
+	return s, true
+}
+
+// stringValue returns the value of a string span (quotes included).
+func stringValue(b []byte, v span) string {
+	raw := b[v.s+1 : v.e-1]
+	if plainString(raw) {
+		return string(raw)
+	}
+	var s string
+	json.Unmarshal(b[v.s:v.e], &s) // valid by construction
+	return s
+}
+
+// plainString: no escapes and valid UTF-8, so the bytes are the value
+// (encoding/json would replace invalid UTF-8 with U+FFFD).
+func plainString(raw []byte) bool {
+	return !slices.Contains(raw, '\\') && utf8.Valid(raw)
+}
+
+// appendShaped encodes the non-null value at v according to sh.
+func appendShaped(dst, b []byte, v span, sh shape) ([]byte, error) {
 	switch sh.kind {
 	case kStr:
-		s, ok := v.(string)
-		if !ok {
-			return nil, invalid("%s: want string", path)
+		if b[v.s] != '"' {
+			return nil, want("want string")
 		}
-		return s, nil
+		raw := b[v.s+1 : v.e-1]
+		if plainString(raw) {
+			return msgpack.AppendStringBytes(dst, raw), nil
+		}
+		return msgpack.AppendString(dst, stringValue(b, v)), nil
 	case kBool:
-		b, ok := v.(bool)
-		if !ok {
-			return nil, invalid("%s: want boolean", path)
+		switch b[v.s] {
+		case 't':
+			return msgpack.AppendBool(dst, true), nil
+		case 'f':
+			return msgpack.AppendBool(dst, false), nil
 		}
-		return b, nil
+		return nil, want("want boolean")
 	case kUint:
-		n, ok := v.(json.Number)
+		n, ok := canonicalUint(b[v.s:v.e])
 		if !ok {
-			return nil, invalid("%s: want integer", path)
+			if c := b[v.s]; c == '-' || c >= '0' && c <= '9' {
+				return nil, want("want non-negative integer")
+			}
+			return nil, want("want integer")
 		}
-		u, err := parseUint(string(n))
-		if err != nil {
-			return nil, invalid("%s: want non-negative integer", path)
-		}
-		return u, nil
+		return msgpack.AppendUint(dst, n), nil
 	case kArr:
-		a, ok := v.([]any)
-		if !ok {
-			return nil, invalid("%s: want array", path)
-		}
-		out := make([]any, len(a))
-		for i, e := range a {
-			if e == nil {
-				// null has no agreed compact meaning inside an array.
-				return nil, invalid("%s[%d]: null", path, i)
-			}
-			c, err := compactValue(e, *sh.elem, path+"["+strconv.Itoa(i)+"]")
-			if err != nil {
-				return nil, err
-			}
-			out[i] = c
-		}
-		return out, nil
+		return appendArray(dst, b, v, *sh.elem)
 	case kObj:
-		m, ok := v.(map[string]any)
+		return appendObject(dst, b, v, sh.fields)
+	}
+	return nil, want("unsupported")
+}
+
+func appendArray(dst, b []byte, v span, elem shape) ([]byte, error) {
+	if b[v.s] != '[' {
+		return nil, want("want array")
+	}
+	p := scanner{b: b[:v.e], i: v.s + 1}
+	start, n, first := len(dst), 0, true
+	for {
+		ok, _ := p.more(']', &first) // syntax already checked
 		if !ok {
-			return nil, invalid("%s: want object", path)
+			break
 		}
-		if err := knownKeys(m, sh.fields, path); err != nil {
-			return nil, err
+		e, _ := p.value(1)
+		if isNullSpan(b, e) {
+			// null has no agreed compact meaning inside an array.
+			return nil, at(want("null"), "["+strconv.Itoa(n)+"]")
 		}
-		out := make([]any, len(sh.fields))
-		for i, fd := range sh.fields {
-			x, present := m[fd.name]
-			if !present || x == nil {
-				out[i] = fd.def
-				continue
-			}
-			c, err := compactValue(x, fd.sh, path+"."+fd.name)
-			if err != nil {
-				return nil, err
-			}
-			if fd.trueOnly && c == false {
-				c = nil
-			}
-			out[i] = c
+		var err error
+		if dst, err = appendShaped(dst, b, e, elem); err != nil {
+			return nil, at(err, "["+strconv.Itoa(n)+"]")
 		}
-		return out, nil
+		n++
 	}
-	return nil, invalid("%s: unsupported", path)
+	hdr := msgpack.AppendArrayHeader(nil, n)
+	if len(hdr) == 1 {
+		dst = append(dst, 0)
+		copy(dst[start+1:], dst[start:len(dst)-1])
+		dst[start] = hdr[0]
+		return dst, nil
+	}
+	return slices.Insert(dst, start, hdr...), nil
 }
 
-func knownKeys(m map[string]any, fields []field, path string) error {
-	var unknown []string
-	for k := range m {
-		if !slices.ContainsFunc(fields, func(fd field) bool { return fd.name == k }) {
-			unknown = append(unknown, k)
+// maxFields bounds the slots of any compact object (createTwap has 11).
+const maxFields = 12
+
+// appendObject writes the object's values as a positional array in field
+// order, dropping absent slots.
+func appendObject(dst, b []byte, v span, fields []field) ([]byte, error) {
+	if b[v.s] != '{' {
+		return nil, want("want object")
+	}
+	var spans [maxFields]span // zero span: key absent
+	p := scanner{b: b[:v.e], i: v.s + 1}
+	first := true
+	for {
+		ok, _ := p.more('}', &first) // syntax already checked
+		if !ok {
+			break
+		}
+		k, esc, _ := p.key()
+		val, _ := p.value(1)
+		idx := -1
+		if esc {
+			name, _ := keyName(b, k, esc)
+			idx = slices.IndexFunc(fields, func(fd field) bool { return fd.name == name })
+		} else {
+			for i := range fields {
+				if fields[i].name == string(b[k.s:k.e]) {
+					idx = i
+					break
+				}
+			}
+		}
+		if idx < 0 {
+			name, _ := keyName(b, k, esc)
+			return nil, want("unknown field " + strconv.Quote(name))
+		}
+		spans[idx] = val // last occurrence wins, as in encoding/json
+	}
+	// Decide presence first: the array header needs the count.
+	var present [maxFields]bool
+	n := 0
+	for i, fd := range fields {
+		sp := spans[i]
+		switch {
+		case sp.e == 0 || isNullSpan(b, sp):
+			present[i] = fd.def != nil
+		case fd.trueOnly: // tr.market: present only when true
+			if c := b[sp.s]; c != 't' && c != 'f' {
+				return nil, at(want("want boolean"), "."+fd.name)
+			}
+			present[i] = b[sp.s] == 't'
+		default:
+			present[i] = true
+		}
+		if present[i] {
+			n++
 		}
 	}
-	if len(unknown) > 0 {
-		slices.Sort(unknown) // deterministic message
-		return invalid("%s: unknown field %q", path, unknown[0])
+	dst = msgpack.AppendArrayHeader(dst, n)
+	for i, fd := range fields {
+		if !present[i] {
+			continue
+		}
+		sp := spans[i]
+		if sp.e == 0 || isNullSpan(b, sp) {
+			dst = msgpack.AppendBool(dst, fd.def.(bool)) // defaults are booleans
+			continue
+		}
+		var err error
+		if dst, err = appendShaped(dst, b, sp, fd.sh); err != nil {
+			return nil, at(err, "."+fd.name)
+		}
 	}
-	return nil
+	return dst, nil
 }
 
-// parseUint accepts canonical decimal integers only (no sign, fraction,
-// exponent or leading zero): JSON.stringify and Python's json write integers
+// canonicalUint parses digits without sign, fraction, exponent or leading
+// zero that fit in uint64: JSON.stringify and Python's json write integers
 // this way, and other spellings would make the signed value ambiguous.
-func parseUint(s string) (uint64, error) {
-	if s == "" || (len(s) > 1 && s[0] == '0') {
-		return 0, strconv.ErrSyntax
+func canonicalUint(s []byte) (uint64, bool) {
+	if len(s) == 0 || len(s) > 20 || (len(s) > 1 && s[0] == '0') {
+		return 0, false
 	}
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return 0, strconv.ErrSyntax
+	var n uint64
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return 0, false
 		}
+		d := uint64(c - '0')
+		if n > (1<<64-1-d)/10 {
+			return 0, false
+		}
+		n = n*10 + d
 	}
-	return strconv.ParseUint(s, 10, 64)
+	return n, true
 }

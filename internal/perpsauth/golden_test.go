@@ -54,7 +54,7 @@ var goldenOps = []struct {
 		"0x2f6400725b8af890a69b8c47fe9d2b100d15714a73a13a92b15187909d1c108051dc906b8ec65cfc4d161c579df7b2cb9c6f7efea30dc238cfd7526fd3b797c01c"},
 }
 
-func at(ms uint64) time.Time { return time.UnixMilli(int64(ms) + 1000) }
+func atTs(ms uint64) time.Time { return time.UnixMilli(int64(ms) + 1000) }
 
 func TestGoldenOps(t *testing.T) {
 	for _, g := range goldenOps {
@@ -74,7 +74,7 @@ func TestGoldenOps(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, err := v.VerifyOp(r, g.want, at(g.ts), Self)
+			got, err := v.VerifyOp(r, g.want, atTs(g.ts), Self)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -116,7 +116,7 @@ func TestGoldenCreateProxy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cp, err := New(Config{}).VerifyCreateProxy(r, at(ts))
+	cp, err := New(Config{}).VerifyCreateProxy(r, atTs(ts))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,13 +127,13 @@ func TestGoldenCreateProxy(t *testing.T) {
 	// The signer must be args.owner.
 	other := `{"type":"createProxy","args":{"owner":"0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266","proxy":"0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc","expiry":1752000000000}}`
 	r2, _ := ParseRequest(envelope(t, other, sig, salt, ts, ""))
-	if _, err := New(Config{}).VerifyCreateProxy(r2, at(ts)); !errors.Is(err, ErrInvalidSignature) {
+	if _, err := New(Config{}).VerifyCreateProxy(r2, atTs(ts)); !errors.Is(err, ErrInvalidSignature) {
 		t.Fatalf("foreign owner: %v", err)
 	}
 	// A different expiry is a different message.
 	moved := `{"type":"createProxy","args":{"owner":"0xfcad0b19bb29d4674531d6f115237e16afce377c","proxy":"0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc","expiry":1752000000001}}`
 	r3, _ := ParseRequest(envelope(t, moved, sig, salt, ts, ""))
-	if _, err := New(Config{}).VerifyCreateProxy(r3, at(ts)); !errors.Is(err, ErrInvalidSignature) {
+	if _, err := New(Config{}).VerifyCreateProxy(r3, atTs(ts)); !errors.Is(err, ErrInvalidSignature) {
 		t.Fatalf("changed expiry: %v", err)
 	}
 	// Expiry in the past.
@@ -186,13 +186,13 @@ func TestGoldenWithdraw(t *testing.T) {
 func TestDomainNameConfigurable(t *testing.T) {
 	g := goldenOps[0]
 	r, _ := ParseRequest(envelope(t, g.op, g.sig, g.salt, g.ts, ""))
-	got, err := New(Config{DomainName: "pmx"}).VerifyOp(r, g.want, at(g.ts), Self)
+	got, err := New(Config{DomainName: "pmx"}).VerifyOp(r, g.want, atTs(g.ts), Self)
 	if err == nil && got.Signer.Hex() == goldenSigner {
 		t.Fatal("domain name not part of the digest")
 	}
 	want, _ := secp.ParseAddress(goldenSigner)
 	only := func(s secp.Address, _ int64) (secp.Address, bool) { return s, s == want }
-	if _, err := New(Config{DomainName: "pmx"}).VerifyOp(r, g.want, at(g.ts), only); !errors.Is(err, ErrAccountNotFound) {
+	if _, err := New(Config{DomainName: "pmx"}).VerifyOp(r, g.want, atTs(g.ts), only); !errors.Is(err, ErrAccountNotFound) {
 		t.Fatalf("err %v", err)
 	}
 }
