@@ -1,6 +1,7 @@
 package perpsauth
 
 import (
+	"encoding/binary"
 	"errors"
 	"sync"
 	"sync/atomic"
@@ -142,3 +143,21 @@ func (c *ReplayCache) Remove(k ReplayKey) {
 
 // Len is the number of entries held, including expired ones not yet swept.
 func (c *ReplayCache) Len() int { return int(c.count.Load()) }
+
+// Bytes is the 32-byte stored form of k (id, then big-endian expiry), for
+// recording with a journaled command so the cache can be re-seeded after a
+// restart.
+func (k ReplayKey) Bytes() [32]byte {
+	var b [32]byte
+	copy(b[:24], k.id[:])
+	binary.BigEndian.PutUint64(b[24:], uint64(k.ExpiresMs))
+	return b
+}
+
+// ReplayKeyFromBytes inverts Bytes.
+func ReplayKeyFromBytes(b [32]byte) ReplayKey {
+	var k ReplayKey
+	copy(k.id[:], b[:24])
+	k.ExpiresMs = int64(binary.BigEndian.Uint64(b[24:]))
+	return k
+}

@@ -73,3 +73,18 @@ func TestReplayCacheFull(t *testing.T) {
 		t.Fatalf("after remove: %v", err)
 	}
 }
+
+func TestReplayKeyBytes(t *testing.T) {
+	k := newReplayKey([32]byte{1, 2, 3}, [20]byte{9, 8}, 1_800_000_300_000)
+	if got := ReplayKeyFromBytes(k.Bytes()); got != k {
+		t.Fatalf("round trip: %+v != %+v", got, k)
+	}
+	// Re-seeding a fresh cache makes the original a replay.
+	c := NewReplayCache(0)
+	if err := c.Add(ReplayKeyFromBytes(k.Bytes()), 1_800_000_000_000); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Add(k, 1_800_000_000_000); !errors.Is(err, ErrReplayed) {
+		t.Fatalf("re-seeded: %v", err)
+	}
+}
