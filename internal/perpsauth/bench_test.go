@@ -6,27 +6,27 @@ import (
 	"testing"
 )
 
-// benchOp pre-signs n distinct requests (salts 0..n-1) of one op so the loop
-// measures verification only; each iteration removes its replay entry so a
-// request can be verified again.
+// benchOp pre-signs n distinct request bodies (salts 0..n-1) of one op; the
+// loop measures the whole envelope path (ParseRequest + VerifyOp) and then
+// removes the replay entry so a body can be verified again.
 func benchOp(b *testing.B, typ, keyed string, compact []any) {
 	k := newKey(b, proxyKeyHex)
 	ts := uint64(now0.UnixMilli())
 	const n = 64
-	reqs := make([]*Request, n)
-	for i := range reqs {
+	bodies := make([][]byte, n)
+	for i := range bodies {
 		sig := k.sign(tOpDigest(compact, uint64(i), ts))
-		r, err := ParseRequest(envelope(b, keyed, sig, uint64(i), ts, ""))
-		if err != nil {
-			b.Fatal(err)
-		}
-		reqs[i] = r
+		bodies[i] = envelope(b, keyed, sig, uint64(i), ts, "")
 	}
 	v := New(Config{})
 	b.ReportAllocs()
 	i := 0
 	for b.Loop() {
-		got, err := v.VerifyOp(reqs[i%n], typ, now0, Self)
+		r, err := ParseRequest(bodies[i%n])
+		if err != nil {
+			b.Fatal(err)
+		}
+		got, err := v.VerifyOp(r, typ, now0, Self)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -61,6 +61,28 @@ func BenchmarkVerifyCancelOrders(b *testing.B) {
 func BenchmarkVerifyUpdateLeverage(b *testing.B) {
 	benchOp(b, "updateLeverage", `{"type":"updateLeverage","args":{"iid":3,"lev":20,"cross":true}}`,
 		[]any{"updateLeverage", []any{3, 20, true}})
+}
+
+func BenchmarkVerifyCreateProxy(b *testing.B) {
+	owner := newKey(b, proxyKeyHex)
+	proxy := newKey(b, "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef")
+	ts := uint64(now0.UnixMilli())
+	exp := ts + 7*24*3600*1000
+	op := fmt.Sprintf(`{"type":"createProxy","args":{"owner":%q,"proxy":%q,"expiry":%d}}`, owner.hex, proxy.hex, exp)
+	body := envelope(b, op, owner.sign(tCreateProxyDigest(proxy.addr, exp, 1, ts)), 1, ts, `,"label":"x"`)
+	v := New(Config{})
+	b.ReportAllocs()
+	for b.Loop() {
+		r, err := ParseRequest(body)
+		if err != nil {
+			b.Fatal(err)
+		}
+		cp, err := v.VerifyCreateProxy(r, now0)
+		if err != nil {
+			b.Fatal(err)
+		}
+		v.Replay().Remove(cp.Replay)
+	}
 }
 
 // BenchmarkCompactCreateOrders20 isolates the JSON → msgpack step.

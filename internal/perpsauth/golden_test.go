@@ -184,6 +184,12 @@ func TestGoldenWithdraw(t *testing.T) {
 // The domain name is configurable: a non-production name rejects production
 // signatures (the recovered signer changes).
 func TestDomainNameConfigurable(t *testing.T) {
+	if n, c, w := New(Config{}).Domain(); n != "Polymarket" || c != 137 || w.Checksum() != DefaultWithdrawContract {
+		t.Fatalf("defaults %s %d %s", n, c, w)
+	}
+	if n, c, _ := New(Config{DomainName: "pmx", ChainID: 80002}).Domain(); n != "pmx" || c != 80002 {
+		t.Fatalf("configured %s %d", n, c)
+	}
 	g := goldenOps[0]
 	r, _ := ParseRequest(envelope(t, g.op, g.sig, g.salt, g.ts, ""))
 	got, err := New(Config{DomainName: "pmx"}).VerifyOp(r, g.want, atTs(g.ts), Self)

@@ -44,6 +44,7 @@ type Config struct {
 
 // Verifier checks signed requests. Safe for concurrent use.
 type Verifier struct {
+	cfg                       Config // with defaults applied
 	opSep, withdrawSep        [32]byte
 	maxAge, maxAhead, cmdWind int64 // ms
 	replay                    *ReplayCache
@@ -68,6 +69,7 @@ func New(cfg Config) *Verifier {
 	}
 	wc := [20]byte(cfg.WithdrawContract)
 	return &Verifier{
+		cfg:         cfg,
 		opSep:       eip712.Domain{Name: cfg.DomainName, Version: "1", ChainID: cfg.ChainID}.Separator(),
 		withdrawSep: eip712.Domain{Name: cfg.DomainName, Version: "1", ChainID: cfg.ChainID, VerifyingContract: &wc}.Separator(),
 		maxAge:      def(cfg.MaxAge, 5*time.Minute),
@@ -75,6 +77,12 @@ func New(cfg Config) *Verifier {
 		cmdWind:     def(cfg.CommandWindow, 5*time.Second),
 		replay:      NewReplayCache(cfg.ReplayCapacity),
 	}
+}
+
+// Domain returns the effective EIP-712 domain values, for publishing on
+// GET /v1/info/exchange (name, version "1", chain_id, contract).
+func (v *Verifier) Domain() (name string, chainID uint64, withdrawContract secp.Address) {
+	return v.cfg.DomainName, v.cfg.ChainID, v.cfg.WithdrawContract
 }
 
 // Replay exposes the replay cache (for Remove, and for re-seeding from the
