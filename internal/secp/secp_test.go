@@ -227,3 +227,23 @@ func BenchmarkRecover(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkRecoverParallel is the machine-wide ceiling: recoveries on all
+// GOMAXPROCS cores at once (ns/op is wall time per recovery across cores).
+func BenchmarkRecoverParallel(b *testing.B) {
+	key := mustKey(b, keyAddrs[0].key)
+	digest := keccak.Sum256([]byte("bench"))
+	sig, err := ParseSignature(signEth(key, digest))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			if _, err := Recover(digest, sig); err != nil {
+				b.Error(err)
+				return
+			}
+		}
+	})
+}
