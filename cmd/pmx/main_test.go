@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"encoding/json"
 	"io"
 	"net/http"
 	"os"
@@ -87,6 +88,19 @@ func TestServeWithDemoAnswersOnEveryListenerAndLocksTheDataDir(t *testing.T) {
 	}
 	if code, body := get(t, urls["data"]+"/v2/trades?limit=1"); code != 200 || !strings.Contains(body, `"proxy_wallet"`) {
 		t.Errorf("demo world not served: %d %s", code, body)
+	}
+	// One source of truth: a market seen in a data-service feed is a catalog market.
+	var feed struct {
+		Data []struct {
+			ConditionID string `json:"condition_id"`
+		} `json:"data"`
+	}
+	_, body := get(t, urls["data"]+"/v2/trades?limit=1")
+	if err := json.Unmarshal([]byte(body), &feed); err != nil || len(feed.Data) != 1 {
+		t.Fatalf("trades: %v %s", err, body)
+	}
+	if code, body := get(t, urls["catalog"]+"/markets?condition_ids="+feed.Data[0].ConditionID); code != 200 || !strings.Contains(body, feed.Data[0].ConditionID) {
+		t.Errorf("catalog lookup of a traded market: %d %s", code, body)
 	}
 	if code, _ := get(t, urls["admin"]+"/admin/ledger"); code != 401 {
 		t.Errorf("admin without token: %d", code)
