@@ -88,8 +88,11 @@ func (d *Decoder) fail(err error) error {
 
 // ParseAll reads a whole NDJSON ledger. It returns every event, or nil and
 // the first error: a batch with any bad line is rejected whole.
-func ParseAll(r io.Reader) ([]Event, error) {
-	d := NewDecoder(r)
+func ParseAll(r io.Reader) ([]Event, error) { return NewDecoder(r).ReadAll() }
+
+// ReadAll is ParseAll for a Decoder, e.g. one given a lookup of the markets
+// already stored: d := NewDecoder(r); d.SetLookup(st.Outcomes); d.ReadAll().
+func (d *Decoder) ReadAll() ([]Event, error) {
 	var out []Event
 	for {
 		var e Event

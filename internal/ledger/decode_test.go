@@ -259,11 +259,16 @@ func TestCrossLineChecks(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Lookup reaches markets the stream does not declare.
-	d := NewDecoder(strings.NewReader(line("resolution", "payouts", `["0.5","0.25","0.25"]`)))
+	res3 := line("resolution", "payouts", `["0.5","0.25","0.25"]`)
+	d := NewDecoder(strings.NewReader(res3))
 	d.SetLookup(func(string) (int, bool) { return 3, true })
-	var e Event
-	if err := d.Decode(&e); err != nil {
+	if evs, err := d.ReadAll(); err != nil || len(evs) != 1 {
 		t.Fatal(err)
+	}
+	d = NewDecoder(strings.NewReader(res3))
+	d.SetLookup(func(string) (int, bool) { return 2, true })
+	if _, err := d.ReadAll(); err == nil || !strings.Contains(err.Error(), "3 payouts for a market with 2 outcomes") {
+		t.Fatalf("lookup not consulted: %v", err)
 	}
 }
 
