@@ -36,13 +36,8 @@ func ingestCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
-	bar := progress.New("parse", fi.Size(), stderr, log)
-	events, err := ledger.ParseAll(&countingReader{r: f, bar: bar})
-	bar.Finish()
-	if err != nil {
-		return err
-	}
-
+	// The store is opened first so the batch is also checked against the
+	// markets it already holds.
 	dd, err := server.OpenDataDir(*dataDir)
 	if err != nil {
 		if errors.Is(err, server.ErrLocked) {
@@ -56,6 +51,14 @@ func ingestCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	defer st.Close()
+	bar := progress.New("parse", fi.Size(), stderr, log)
+	d := ledger.NewDecoder(&countingReader{r: f, bar: bar})
+	d.SetLookup(st.data.Outcomes)
+	events, err := d.ReadAll()
+	bar.Finish()
+	if err != nil {
+		return err
+	}
 	log.Info("applying", "events", len(events))
 	n, err := st.pipeline.Apply(ctx, events)
 	if err != nil {

@@ -51,7 +51,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 
 	dbPath := dd.File(dbFile)
 	if _, err := os.Stat(dbPath); errors.Is(err, os.ErrNotExist) && cfg.Demo {
-		if err := loadDemo(ctx, dbPath, cfg.DemoSeed, cfg.DemoScale, time.Now().Unix(), stderr, log); err != nil {
+		if err := loadDemo(ctx, dbPath, cfg.DemoSeed, cfg.DemoScale, demoNow(time.Now()), stderr, log); err != nil {
 			return fmt.Errorf("loading demo world: %w", err)
 		}
 	}
@@ -70,7 +70,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	catalogAPI := catalog.NewHandler(stores.catalog, catalog.Options{Live: st, Log: log})
 
-	adminAPI := &admin.Handler{Ledger: stores.pipeline, Extra: map[string]http.Handler{
+	adminAPI := &admin.Handler{Ledger: stores.pipeline, Lookup: st.Outcomes, Extra: map[string]http.Handler{
 		"POST /admin/catalog": catalog.ImportHandler(stores.catalog),
 	}}
 	adminMux := http.NewServeMux()
@@ -175,4 +175,10 @@ func catalogRateLimited(w http.ResponseWriter, _ *http.Request, retryAfter time.
 	w.Header().Set("Retry-After", ratelimit.RetryAfterSeconds(retryAfter))
 	w.WriteHeader(http.StatusTooManyRequests)
 	_, _ = io.WriteString(w, `{"type":"rate_limited","error":"too many requests"}`)
+}
+
+// demoNow ends the demo world's window at the start of the current UTC day,
+// so every start on the same day builds the same world from the same seed.
+func demoNow(t time.Time) int64 {
+	return t.UTC().Truncate(24 * time.Hour).Unix()
 }
