@@ -23,8 +23,11 @@ import (
 const anvil0 = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266"
 
 // sharedFile finds shared/<rel> in an ancestor directory (shared/ sits beside
-// the repository checkout).
+// the repository checkout), or under $PMX_SHARED_DIR when set.
 func sharedFile(t *testing.T, rel string) string {
+	if d := os.Getenv("PMX_SHARED_DIR"); d != "" {
+		return filepath.Join(d, rel)
+	}
 	dir, err := os.Getwd()
 	if err != nil {
 		t.Fatal(err)

@@ -20,6 +20,7 @@ func benchOp(b *testing.B, typ, keyed string, compact []any) {
 	}
 	v := New(Config{})
 	b.ReportAllocs()
+	m := startCPU()
 	i := 0
 	for b.Loop() {
 		r, err := ParseRequest(bodies[i%n])
@@ -33,6 +34,7 @@ func benchOp(b *testing.B, typ, keyed string, compact []any) {
 		v.Replay().Remove(got.Replay)
 		i++
 	}
+	m.report(b)
 }
 
 func orderRows(n int) (string, []any) {

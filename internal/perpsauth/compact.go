@@ -13,6 +13,7 @@ import (
 // of its compact form ([type, args(, grp)]), whose keccak256 is the Op data.
 // Strings are taken exactly as sent (after JSON unescaping), never
 // re-formatted: "100.50" keeps its zero, addresses keep their case.
+// Op.Args aliases raw.
 //
 // It streams: one syntax pass per value, no generic tree. Semantics match
 // encoding/json (duplicate keys: last wins; keys compared after unescaping,
@@ -42,7 +43,7 @@ func Compact(raw json.RawMessage) (Op, []byte, error) {
 		if err != nil {
 			return Op{}, nil, invalid("op: %v", err)
 		}
-		switch name, _ := keyName(raw, k, esc); name {
+		switch name := keyName(raw, k, esc); name {
 		case "type":
 			typ = v
 		case "args":
@@ -118,13 +119,13 @@ func want(msg string) error { return &pathError{"", msg} }
 func isNullSpan(b []byte, v span) bool { return b[v.s] == 'n' }
 
 // keyName returns an object key (unescaped if needed).
-func keyName(b []byte, k span, esc bool) (string, bool) {
+func keyName(b []byte, k span, esc bool) string {
 	if !esc {
-		return string(b[k.s:k.e]), true
+		return string(b[k.s:k.e])
 	}
 	var s string
 	json.Unmarshal(b[k.s-1:k.e+1], &s) // valid by construction
-	return s, true
+	return s
 }
 
 // stringValue returns the value of a string span (quotes included).
@@ -234,7 +235,7 @@ func appendObject(dst, b []byte, v span, fields []field) ([]byte, error) {
 		val, _ := p.value(1)
 		idx := -1
 		if esc {
-			name, _ := keyName(b, k, esc)
+			name := keyName(b, k, esc)
 			idx = slices.IndexFunc(fields, func(fd field) bool { return fd.name == name })
 		} else {
 			for i := range fields {
@@ -245,7 +246,7 @@ func appendObject(dst, b []byte, v span, fields []field) ([]byte, error) {
 			}
 		}
 		if idx < 0 {
-			name, _ := keyName(b, k, esc)
+			name := keyName(b, k, esc)
 			return nil, want("unknown field " + strconv.Quote(name))
 		}
 		spans[idx] = val // last occurrence wins, as in encoding/json

@@ -221,11 +221,13 @@ func BenchmarkRecover(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
+	m := startCPU()
 	for b.Loop() {
 		if _, err := Recover(digest, sig); err != nil {
 			b.Fatal(err)
 		}
 	}
+	m.report(b)
 }
 
 // BenchmarkRecoverParallel is the machine-wide ceiling: recoveries on all
@@ -238,6 +240,7 @@ func BenchmarkRecoverParallel(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
+	m := startCPU()
 	b.RunParallel(func(pb *testing.PB) {
 		for pb.Next() {
 			if _, err := Recover(digest, sig); err != nil {
@@ -246,4 +249,5 @@ func BenchmarkRecoverParallel(b *testing.B) {
 			}
 		}
 	})
+	m.report(b)
 }
