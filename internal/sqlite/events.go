@@ -126,7 +126,8 @@ func (a *applier) fill(w *wallet, t *token, side int, e *ledger.Event, notional,
 	p := w.position(t.tid, t.mid)
 	if !p.traded {
 		p.traded = true
-		if !w.tradedMarket(p.mid, p.tid) {
+		if !w.traded[p.mid] {
+			w.traded[p.mid] = true
 			w.marketsTraded++
 		}
 	}
@@ -139,16 +140,6 @@ func (a *applier) fill(w *wallet, t *token, side int, e *ledger.Event, notional,
 	w.c.volume += e.Size
 	w.c.volumeUSDC += notional
 	w.c.tradeCount++
-}
-
-// tradedMarket reports whether another token of market mid was traded by w.
-func (w *wallet) tradedMarket(mid, except int64) bool {
-	for _, p := range w.pos {
-		if p.mid == mid && p.tid != except && p.traded {
-			return true
-		}
-	}
-	return false
 }
 
 // split: amount USDC → amount of every outcome, each at cost amount/n.
