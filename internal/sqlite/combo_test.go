@@ -24,7 +24,7 @@ func TestCombos(t *testing.T) {
 	db, _ := openDB(t)
 	b := newBuilder(1_780_000_000)
 	split := b.env(comboEv(ledger.KindComboActivity, 1, "SPLIT", "", "", "50"), 10)
-	split.AmountUSDC = m("10")
+	split.AmountUSDC = m("50")
 	buy := comboEv(ledger.KindComboTrade, 1, "", "BUY", "0.2", "100")
 	buy.FeeUSDC = m("1")
 	mustApply(t, db, binary(1, 1, false), binary(2, 2, false),
@@ -40,18 +40,20 @@ func TestCombos(t *testing.T) {
 		}
 		return pg.Rows
 	}
+	// 100 bought at 0.2 (20, fee 1) + 50 of each outcome split at 0.5 (25 each).
 	rows := list(store.ComboPositionsParams{})
-	if len(rows) != 1 {
+	// FIRST_ENTRY DESC: outcome 1 was first entered by the split, after the buy.
+	if len(rows) != 2 || rows[0].OutcomeIndex != 1 || rows[0].CurrentSize != m("50") || rows[0].EntryCostUSDC != m("25") {
 		t.Fatalf("rows %+v", rows)
 	}
-	r := rows[0]
-	if r.CurrentSize != m("150") || r.EntryCostUSDC != m("30") || r.EntryFeesUSDC != m("1") ||
-		r.GrossEntryCostUSDC != m("31") || r.EntryAvgPriceUSDC != m("0.2") || r.Status != "OPEN" ||
+	r := rows[1]
+	if r.CurrentSize != m("150") || r.EntryCostUSDC != m("45") || r.EntryFeesUSDC != m("1") ||
+		r.GrossEntryCostUSDC != m("46") || r.EntryAvgPriceUSDC != m("0.3") || r.Status != "OPEN" ||
 		r.LegsTotal != 2 || r.LegsPending != 2 || r.ResolvedAt != nil || r.Legs[0].LegPositionID != "11" ||
 		r.Legs[1].Market.Title != "Market 2?" || r.OutcomeLabel != "Yes" || r.ComboPositionID != "9001" {
 		t.Fatalf("open combo %+v", r)
 	}
-	if v, _ := db.Value(ctx, store.ValueParams{User: addr(1)}); v.Value != m("30") {
+	if v, _ := db.Value(ctx, store.ValueParams{User: addr(1)}); v.Value != m("70") {
 		t.Fatalf("value with open combo at cost: %v", v.Value)
 	}
 	if v, _ := db.Value(ctx, store.ValueParams{User: addr(1), Conditions: []string{cond(1)}}); v.Value != 0 {
@@ -62,7 +64,11 @@ func TestCombos(t *testing.T) {
 	mustApply(t, db,
 		ledger.Event{Kind: ledger.KindResolution, ConditionID: cond(1), Payouts: win, ResolvedAt: b.ts + 1},
 		ledger.Event{Kind: ledger.KindResolution, ConditionID: cond(2), Payouts: win, ResolvedAt: b.ts + 2})
-	r = list(store.ComboPositionsParams{Statuses: []string{store.StatusRedeemable}})[0]
+	rows = list(store.ComboPositionsParams{Statuses: []string{store.StatusRedeemable}})
+	if len(rows) != 1 {
+		t.Fatalf("redeemable rows %+v", rows)
+	}
+	r = rows[0]
 	if r.Status != "REDEEMABLE" || !r.Redeemable || r.ResolvedAt == nil || r.LegsResolved != 2 ||
 		r.Legs[0].LegStatus != "RESOLVED_WIN" || r.Legs[0].LegCurrentPrice != amount.One {
 		t.Fatalf("redeemable combo %+v", r)
@@ -73,15 +79,19 @@ func TestCombos(t *testing.T) {
 	redeem := b.env(comboEv(ledger.KindComboActivity, 1, "REDEEM", "", "", "150"), 100)
 	redeem.PayoutUSDC = m("150")
 	mustApply(t, db, redeem)
-	if rows := list(store.ComboPositionsParams{}); len(rows) != 0 {
-		t.Fatalf("redeemed combo still held: %+v", rows)
+	if rows := list(store.ComboPositionsParams{}); len(rows) != 1 || rows[0].Status != "RESOLVED_LOSS" {
+		t.Fatalf("held after redeem: %+v", rows)
 	}
-	r = list(store.ComboPositionsParams{Statuses: []string{"RESOLVED_WIN", "RESOLVED_LOSS"}})[0]
+	rows = list(store.ComboPositionsParams{Statuses: []string{"RESOLVED_WIN", "RESOLVED_LOSS"}, SortBy: "UPDATED"})
+	if len(rows) != 2 {
+		t.Fatalf("settled rows %+v", rows)
+	}
+	r = rows[0] // the redeemed one was updated last
 	if r.Status != "RESOLVED_WIN" || r.RealizedPayoutUSDC != m("150") || r.CurrentSize != 0 {
 		t.Fatalf("won combo %+v", r)
 	}
 	st, _ := db.UserStats(ctx, addr(1))
-	if st.BiggestWin != m("120") || st.AllTimePnL.RealizedComboPnL != m("120") {
+	if st.BiggestWin != m("105") || st.AllTimePnL.RealizedComboPnL != m("105") {
 		t.Fatalf("stats %+v %+v", st, st.AllTimePnL)
 	}
 
@@ -91,7 +101,7 @@ func TestCombos(t *testing.T) {
 		t.Fatalf("combo activity page 1: %+v %v", pg, err)
 	}
 	pg, err = db.ComboActivity(ctx, store.ComboActivityParams{User: addr(1), Limit: 1, After: pg.Next})
-	if err != nil || len(pg.Rows) != 1 || pg.HasMore || pg.Rows[0].Type != "SPLIT" || *pg.Rows[0].AmountUSDC != m("10") ||
+	if err != nil || len(pg.Rows) != 1 || pg.HasMore || pg.Rows[0].Type != "SPLIT" || *pg.Rows[0].AmountUSDC != m("50") ||
 		pg.Rows[0].PayoutUSDC != nil || !strings.HasPrefix(pg.Rows[0].ID, pg.Rows[0].TransactionHash+"-") {
 		t.Fatalf("combo activity page 2: %+v %v", pg, err)
 	}
