@@ -279,7 +279,8 @@ func (a *applier) wallet(addr string) (*wallet, error) {
 		}
 	}
 	if !ok {
-		w = &wallet{wid: a.nextWid, addr: addr, pos: map[int64]*position{}, combos: map[int64]*position{}, dirty: true}
+		w = newWallet()
+		w.wid, w.addr, w.dirty = a.nextWid, addr, true
 		a.nextWid++
 	}
 	a.wallets[addr] = w

@@ -41,7 +41,7 @@ func (a *applier) advanceDay(ts int64) error {
 func (a *applier) flushDay() error {
 	for w := range a.touched {
 		var unreal amount.Micro
-		for _, p := range w.pos {
+		for _, p := range w.list {
 			if p.size > 0 {
 				unreal += amount.Mul(p.size, a.cat.mark(a.cat.byTid[p.tid])) - p.cost
 			}
@@ -140,7 +140,7 @@ func (a *applier) writeBack() error {
 				return err
 			}
 		}
-		for _, p := range sortedPositions(w.pos) {
+		for _, p := range sortedPositions(w.list) {
 			if !p.dirty {
 				continue
 			}
@@ -204,11 +204,8 @@ func (a *applier) writeBack() error {
 	return nil
 }
 
-func sortedPositions(m map[int64]*position) []*position {
-	out := make([]*position, 0, len(m))
-	for _, p := range m {
-		out = append(out, p)
-	}
+func sortedPositions(list []*position) []*position {
+	out := append([]*position(nil), list...)
 	sort.Slice(out, func(i, j int) bool { return out[i].tid < out[j].tid })
 	return out
 }

@@ -80,7 +80,11 @@ func synth(seed uint64, markets, wallets, trades int) []ledger.Event {
 		case 6:
 			e = ledger.Event{Kind: ledger.KindTip, From: addr(w1), To: addr(w2), AmountUSDC: amount.One}
 		default:
-			e = userEv(ledger.KindRedeem, w1, 10*(1+r.IntN(markets/10)), "")
+			if len(resolved) == 0 {
+				e = userEv(ledger.KindYield, w1, 0, "0.1")
+			} else {
+				e = userEv(ledger.KindRedeem, w1, 10*(1+r.IntN(markets/10)), "")
+			}
 		}
 		evs = append(evs, b.env(e, step))
 	}
