@@ -81,10 +81,12 @@ func BenchmarkReplay(b *testing.B) {
 	b.SetBytes(int64(len(benchPayload) + RecordOverhead))
 	b.ReportAllocs()
 	b.ResetTimer()
+	cpu0 := cpuTime()
 	n := 0
 	err = j.Replay(1, func(r Record) error { n++; return nil })
 	if err != nil || n != b.N {
 		b.Fatalf("replayed %d of %d: %v", n, b.N, err)
 	}
+	reportCPU(b, cpu0)
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "cmds/s")
 }
