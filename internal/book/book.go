@@ -300,7 +300,7 @@ func (b *Book) modify(c *Command, out []Event) []Event {
 		return append(out, rejected(c, ReasonUnknownOrder))
 	}
 	o := &b.orders[s]
-	if c.Qty <= 0 {
+	if c.Qty <= 0 || c.Qty > MaxQty {
 		return append(out, rejected(c, ReasonQty))
 	}
 	np, ok := bookPrice(&b.cfg, o.outcome, c.Price)

@@ -88,6 +88,8 @@ func TestSemantics(t *testing.T) {
 		{"market gtc", book.Config{}, nil, with(add(3, B, 0, 5), flags(book.Market)), "rej #3 bad_tif"},
 		{"price off grid", book.Config{}, nil, add(1, B, 100, 1), "rej #1 bad_price"},
 		{"zero qty", book.Config{}, nil, add(1, B, 10, 0), "rej #1 bad_quantity"},
+		{"huge qty", book.Config{}, nil, add(1, B, 10, book.MaxQty+1), "rej #1 bad_quantity"},
+		{"modify huge qty", book.Config{}, []book.Command{add(1, B, 10, 3)}, mod(1, 10, book.MaxQty+1), "rej #1 bad_quantity"},
 		{"duplicate", book.Config{}, []book.Command{add(1, B, 10, 1)}, add(1, S, 20, 1), "rej #1 duplicate_order"},
 		{"no outcome on plain book", book.Config{}, nil, with(add(1, B, 10, 1), no()), "rej #1 bad_outcome"},
 		{"cancel", book.Config{}, []book.Command{add(1, B, 10, 3), add(2, B, 10, 1)}, cxl(1), "cxl #1 10 x3 cancelled; lvl B10=1"},

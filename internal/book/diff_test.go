@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"os"
 	"reflect"
+	"runtime"
+	"strconv"
+	"sync"
 	"testing"
 
 	"pmx/internal/book"
@@ -71,7 +74,9 @@ func runDiff(seed uint64, n int) error {
 	return nil
 }
 
-// TestDifferential: thousands of seeds normally, millions with PMX_LONG=1.
+// TestDifferential: 2,000 seeds x 300 commands normally (200 under -race or
+// -short); PMX_LONG=1 runs 1,000,000 seeds x 1,000 commands on every core.
+// PMX_SEEDS=n overrides the seed count.
 func TestDifferential(t *testing.T) {
 	seeds, n := uint64(2000), 300
 	if testing.Short() || raceEnabled {
@@ -80,9 +85,26 @@ func TestDifferential(t *testing.T) {
 	if os.Getenv("PMX_LONG") == "1" {
 		seeds, n = 1_000_000, 1000
 	}
-	for seed := uint64(1); seed <= seeds; seed++ {
-		if err := runDiff(seed, n); err != nil {
-			t.Fatal(err)
+	if s, err := strconv.ParseUint(os.Getenv("PMX_SEEDS"), 10, 64); err == nil && s > 0 {
+		seeds = s
+	}
+	workers := uint64(runtime.GOMAXPROCS(0))
+	errs := make([]error, workers)
+	var wg sync.WaitGroup
+	for w := uint64(0); w < workers; w++ {
+		wg.Go(func() {
+			for seed := 1 + w; seed <= seeds; seed += workers {
+				if err := runDiff(seed, n); err != nil {
+					errs[w] = err
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			t.Error(err)
 		}
 	}
 }

@@ -164,7 +164,7 @@ func (r *Reference) modify(c *Command, out []Event) []Event {
 	if c.OID == 0 || o == nil {
 		return append(out, rejected(c, ReasonUnknownOrder))
 	}
-	if c.Qty <= 0 {
+	if c.Qty <= 0 || c.Qty > MaxQty {
 		return append(out, rejected(c, ReasonQty))
 	}
 	np, ok := bookPrice(&r.cfg, o.Outcome, c.Price)

@@ -10,7 +10,7 @@ const (
 	ReasonBadSide                 // Side not Buy/Sell
 	ReasonBadTIF                  // unknown TIF, or a flag combination TIF forbids (post-only IOC/FOK, market GTC)
 	ReasonBadOutcome              // OutcomeNo on a plain book, or unknown outcome
-	ReasonQty                     // quantity <= 0
+	ReasonQty                     // quantity <= 0 or > MaxQty
 	ReasonPrice                   // price outside 1..Ticks-1
 	ReasonDuplicate               // OID already live in this book
 	ReasonReduceOnly              // reduce-only with no reducible size (or no limiter configured)
@@ -108,6 +108,10 @@ type ReduceOnlyLimiter interface {
 	ReduceOnlyLimit(owner uint64, side Side, outcome Outcome) int64
 }
 
+// MaxQty bounds a command's quantity (lots). With it, a level total cannot
+// overflow int64 unless 2^23 maximal orders rest at one price.
+const MaxQty = 1 << 40
+
 // MaxTicks bounds Config.Ticks (the bitset and page table scale with it).
 const MaxTicks = 1 << 26
 
@@ -178,7 +182,7 @@ func normalizeAdd(cfg *Config, c *Command) (side Side, limit int64, r Reason) {
 		return 0, 0, ReasonBadTIF
 	case c.Outcome > OutcomeNo || (c.Outcome == OutcomeNo && !cfg.Complement):
 		return 0, 0, ReasonBadOutcome
-	case c.Qty <= 0:
+	case c.Qty <= 0 || c.Qty > MaxQty:
 		return 0, 0, ReasonQty
 	}
 	side = c.Side

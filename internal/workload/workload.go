@@ -236,7 +236,7 @@ func (g *Generator) invalid(c *book.Command) {
 	g.limit(c, book.GTC, 1+g.intn(g.cfg.Spread))
 	switch g.intn(10) {
 	case 0:
-		c.Qty = -g.intn(2)
+		c.Qty = []int64{0, -1, book.MaxQty + 1}[g.intn(3)]
 	case 1:
 		c.Price = []int64{0, -1, g.cfg.Ticks, g.cfg.Ticks + 5}[g.intn(4)]
 	case 2: // duplicate of something placed earlier (maybe still live)
