@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"sync"
 	"sync/atomic"
@@ -17,6 +18,8 @@ type Config struct {
 	Dir string
 	// SegmentBytes is the journal segment size (0: journal default).
 	SegmentBytes int64
+	// JournalSync replaces fdatasync, for fault injection in tests.
+	JournalSync func(*os.File) error
 	// SnapshotEvery takes a snapshot after every command whose sequence
 	// number is a multiple of it (0: never). A snapshot is serialized in
 	// the apply goroutine and written in the background; if the previous
@@ -115,7 +118,7 @@ func Open[E any](cfg Config, m Machine[E]) (*Engine[E], Recovery, error) {
 		cfg.QueueLen = 8192
 	}
 	var rec Recovery
-	j, jrec, err := journal.Open(filepath.Join(cfg.Dir, "journal"), journal.Options{SegmentBytes: cfg.SegmentBytes})
+	j, jrec, err := journal.Open(filepath.Join(cfg.Dir, "journal"), journal.Options{SegmentBytes: cfg.SegmentBytes, Sync: cfg.JournalSync})
 	if err != nil {
 		return nil, rec, err
 	}

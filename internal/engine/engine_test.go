@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"pmx/internal/engine"
@@ -251,4 +252,32 @@ func TestCrashRecovery(t *testing.T) {
 			}
 		},
 	}, cycles, 20261121)
+}
+
+// TestJournalFailureStopsApplying: once a group cannot be made durable, its
+// commands and all later ones fail and the state stays a journal prefix.
+func TestJournalFailureStopsApplying(t *testing.T) {
+	var calls atomic.Int64
+	e, _ := openT(t, engine.Config{Dir: t.TempDir(), JournalSync: func(f *os.File) error {
+		if calls.Add(1) > 5 {
+			return errors.New("injected EIO")
+		}
+		return f.Sync()
+	}})
+	submitRange(t, e, 1, 5)
+	sub := e.Subscribe(16)
+	for i := 6; i <= 8; i++ {
+		ts, c := cmdFor(i)
+		if res, err := e.Submit(ts, c); err == nil {
+			t.Fatalf("command %d acknowledged after the journal failed: %+v", i, res)
+		}
+	}
+	h, last, err := e.Hash()
+	if err != nil || last != 5 || h != reference(5) {
+		t.Fatalf("state after failure: last %d err %v", last, err)
+	}
+	e.Close()
+	for batch := range sub.C {
+		t.Fatalf("events published for unjournaled commands: %+v", batch)
+	}
 }
