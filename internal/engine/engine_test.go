@@ -219,6 +219,24 @@ func TestValidateRejectsBeforeJournal(t *testing.T) {
 	}
 }
 
+func TestViewSeesAppliedState(t *testing.T) {
+	e, _ := openT(t, engine.Config{Dir: t.TempDir()})
+	submitRange(t, e, 1, 40)
+	var bal int64
+	var at uint64
+	err := e.View(func(m engine.Machine[tally.Event], seq uint64) {
+		bal, at = m.(*tally.Machine).Balance("k3"), seq
+	})
+	want := tally.New()
+	for i := 1; i <= 40; i++ {
+		ts, c := cmdFor(i)
+		want.Apply(uint64(i), ts, c, nil)
+	}
+	if err != nil || at != 40 || bal != want.Balance("k3") {
+		t.Fatalf("view at %d: balance %d, want %d (%v)", at, bal, want.Balance("k3"), err)
+	}
+}
+
 func TestSlowSubscriberIsCutOff(t *testing.T) {
 	e, _ := openT(t, engine.Config{Dir: t.TempDir()})
 	slow := e.Subscribe(1)
