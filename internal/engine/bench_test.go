@@ -58,11 +58,13 @@ func BenchmarkRecoveryReplay(b *testing.B) {
 	j.Close()
 	b.ReportAllocs()
 	b.ResetTimer()
+	cpu0 := cpuTime()
 	e, rec, err := engine.Open(engine.Config{Dir: dir}, newTally())
 	if err != nil || rec.Replayed != uint64(b.N) {
 		b.Fatalf("replayed %d: %v", rec.Replayed, err)
 	}
 	b.StopTimer()
 	e.Close()
+	reportCPU(b, cpu0)
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "cmds/s")
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"os"
 	"path/filepath"
 	"sync"
 	"sync/atomic"
@@ -17,6 +18,8 @@ type Config struct {
 	Dir string
 	// SegmentBytes is the journal segment size (0: journal default).
 	SegmentBytes int64
+	// JournalSync replaces fdatasync, for fault injection in tests.
+	JournalSync func(*os.File) error
 	// SnapshotEvery takes a snapshot after every command whose sequence
 	// number is a multiple of it (0: never). A snapshot is serialized in
 	// the apply goroutine and written in the background; if the previous
@@ -61,6 +64,7 @@ const (
 	kindCommand kind = iota
 	kindHash
 	kindSnapshot
+	kindView
 )
 
 type request[E any] struct {
@@ -71,6 +75,7 @@ type request[E any] struct {
 	commit *journal.Commit
 	res    Result[E]
 	hash   [32]byte
+	view   func(Machine[E], uint64)
 	err    error
 	done   chan struct{} // cap 1, reused through the pool
 }
@@ -115,7 +120,7 @@ func Open[E any](cfg Config, m Machine[E]) (*Engine[E], Recovery, error) {
 		cfg.QueueLen = 8192
 	}
 	var rec Recovery
-	j, jrec, err := journal.Open(filepath.Join(cfg.Dir, "journal"), journal.Options{SegmentBytes: cfg.SegmentBytes})
+	j, jrec, err := journal.Open(filepath.Join(cfg.Dir, "journal"), journal.Options{SegmentBytes: cfg.SegmentBytes, Sync: cfg.JournalSync})
 	if err != nil {
 		return nil, rec, err
 	}
@@ -201,9 +206,9 @@ func (e *Engine[E]) Submit(ts int64, cmd []byte) (Result[E], error) {
 }
 
 // control queues a non-command request behind everything submitted so far.
-func (e *Engine[E]) control(k kind) (*request[E], error) {
+func (e *Engine[E]) control(k kind, view func(Machine[E], uint64)) (*request[E], error) {
 	r := e.pool.Get().(*request[E])
-	r.kind = k
+	r.kind, r.view = k, view
 	e.mu.Lock()
 	if e.closed {
 		e.mu.Unlock()
@@ -219,7 +224,7 @@ func (e *Engine[E]) control(k kind) (*request[E], error) {
 // Hash returns the machine's state hash and the last applied sequence
 // number, taken after every command submitted before the call.
 func (e *Engine[E]) Hash() ([32]byte, uint64, error) {
-	r, err := e.control(kindHash)
+	r, err := e.control(kindHash, nil)
 	if err != nil {
 		return [32]byte{}, 0, err
 	}
@@ -228,9 +233,25 @@ func (e *Engine[E]) Hash() ([32]byte, uint64, error) {
 	return h, seq, nil
 }
 
+// View runs fn on the apply goroutine, after every command submitted before
+// the call, with the machine and the last applied sequence number. It is the
+// only safe way to read machine state (depth, best prices) from outside.
+// fn must not modify m or keep it, and should be quick: the loop waits.
+//
+// To follow state without gaps: Subscribe first, then View to copy the state
+// at seq S, then ignore subscribed commands with Seq <= S.
+func (e *Engine[E]) View(fn func(m Machine[E], seq uint64)) error {
+	r, err := e.control(kindView, fn)
+	if err != nil {
+		return err
+	}
+	e.put(r)
+	return nil
+}
+
 // Snapshot writes a snapshot now (synchronously) and prunes behind it.
 func (e *Engine[E]) Snapshot() (uint64, error) {
-	r, err := e.control(kindSnapshot)
+	r, err := e.control(kindSnapshot, nil)
 	if err != nil {
 		return 0, err
 	}

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"testing"
 
 	"pmx/internal/engine"
@@ -218,6 +219,24 @@ func TestValidateRejectsBeforeJournal(t *testing.T) {
 	}
 }
 
+func TestViewSeesAppliedState(t *testing.T) {
+	e, _ := openT(t, engine.Config{Dir: t.TempDir()})
+	submitRange(t, e, 1, 40)
+	var bal int64
+	var at uint64
+	err := e.View(func(m engine.Machine[tally.Event], seq uint64) {
+		bal, at = m.(*tally.Machine).Balance("k3"), seq
+	})
+	want := tally.New()
+	for i := 1; i <= 40; i++ {
+		ts, c := cmdFor(i)
+		want.Apply(uint64(i), ts, c, nil)
+	}
+	if err != nil || at != 40 || bal != want.Balance("k3") {
+		t.Fatalf("view at %d: balance %d, want %d (%v)", at, bal, want.Balance("k3"), err)
+	}
+}
+
 func TestSlowSubscriberIsCutOff(t *testing.T) {
 	e, _ := openT(t, engine.Config{Dir: t.TempDir()})
 	slow := e.Subscribe(1)
@@ -251,4 +270,84 @@ func TestCrashRecovery(t *testing.T) {
 			}
 		},
 	}, cycles, 20261121)
+}
+
+// TestJournalFailureStopsApplying: once a group cannot be made durable, its
+// commands and all later ones fail and the state stays a journal prefix.
+func TestJournalFailureStopsApplying(t *testing.T) {
+	var calls atomic.Int64
+	e, _ := openT(t, engine.Config{Dir: t.TempDir(), JournalSync: func(f *os.File) error {
+		if calls.Add(1) > 5 {
+			return errors.New("injected EIO")
+		}
+		return f.Sync()
+	}})
+	submitRange(t, e, 1, 5)
+	sub := e.Subscribe(16)
+	for i := 6; i <= 8; i++ {
+		ts, c := cmdFor(i)
+		if res, err := e.Submit(ts, c); err == nil {
+			t.Fatalf("command %d acknowledged after the journal failed: %+v", i, res)
+		}
+	}
+	h, last, err := e.Hash()
+	if err != nil || last != 5 || h != reference(5) {
+		t.Fatalf("state after failure: last %d err %v", last, err)
+	}
+	e.Close()
+	for batch := range sub.C {
+		t.Fatalf("events published for unjournaled commands: %+v", batch)
+	}
+}
+
+// TestRestartsAndSnapshotsDoNotChangeOutput is metamorphic: the same command
+// stream run with restarts, snapshot intervals and segment sizes varied must
+// give the same event log and final hash as one uninterrupted run.
+func TestRestartsAndSnapshotsDoNotChangeOutput(t *testing.T) {
+	const n = 150
+	want := tally.New()
+	var wantEvents []tally.Event
+	for i := 1; i <= n; i++ {
+		ts, c := cmdFor(i)
+		wantEvents = want.Apply(uint64(i), ts, c, wantEvents)
+	}
+	tests := []struct {
+		restartEvery, snapshotEvery int
+		segmentBytes                int64
+	}{
+		{0, 0, 0},
+		{17, 0, 0},
+		{17, 10, 256},
+		{50, 7, 1 << 10},
+		{1 << 10, 64, 128},
+	}
+	for _, tc := range tests {
+		t.Run(fmt.Sprintf("restart%d-snap%d-seg%d", tc.restartEvery, tc.snapshotEvery, tc.segmentBytes), func(t *testing.T) {
+			cfg := engine.Config{Dir: t.TempDir(), SnapshotEvery: uint64(tc.snapshotEvery), SegmentBytes: tc.segmentBytes}
+			var got []tally.Event
+			e, _, err := engine.Open(cfg, newTally())
+			for i := 1; i <= n && err == nil; i++ {
+				if tc.restartEvery > 0 && i%tc.restartEvery == 0 {
+					if err = e.Close(); err == nil {
+						e, _, err = engine.Open(cfg, newTally())
+					}
+					if err != nil {
+						break
+					}
+				}
+				ts, c := cmdFor(i)
+				var res engine.Result[tally.Event]
+				res, err = e.Submit(ts, c)
+				got = append(got, res.Events...)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			h, _, _ := e.Hash()
+			e.Close()
+			if !slices.Equal(got, wantEvents) || h != want.Hash() {
+				t.Fatal("output differs from an uninterrupted run")
+			}
+		})
+	}
 }

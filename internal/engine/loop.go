@@ -74,6 +74,8 @@ func (e *Engine[E]) controlOne(r *request[E]) {
 	switch r.kind {
 	case kindHash:
 		r.hash, r.seq = e.m.Hash(), e.applied
+	case kindView:
+		r.view(e.m, e.applied)
 	case kindSnapshot:
 		e.snapWG.Wait() // never two writers
 		payload, err := e.serialize()

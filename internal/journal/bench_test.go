@@ -1,6 +1,8 @@
 package journal
 
 import (
+	"os"
+	"path/filepath"
 	"testing"
 )
 
@@ -81,10 +83,32 @@ func BenchmarkReplay(b *testing.B) {
 	b.SetBytes(int64(len(benchPayload) + RecordOverhead))
 	b.ReportAllocs()
 	b.ResetTimer()
+	cpu0 := cpuTime()
 	n := 0
 	err = j.Replay(1, func(r Record) error { n++; return nil })
 	if err != nil || n != b.N {
 		b.Fatalf("replayed %d of %d: %v", n, b.N, err)
 	}
+	reportCPU(b, cpu0)
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "cmds/s")
+}
+
+// BenchmarkFdatasync is the floor group commit amortizes: one 4 KiB append
+// plus fdatasync on this disk. Producers/fsync-time bounds synchronous
+// throughput (64 producers / this figure).
+func BenchmarkFdatasync(b *testing.B) {
+	f, err := os.Create(filepath.Join(b.TempDir(), "sync"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	buf := make([]byte, 4096)
+	for b.Loop() {
+		if _, err := f.Write(buf); err != nil {
+			b.Fatal(err)
+		}
+		if err := syncData(f); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

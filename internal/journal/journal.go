@@ -15,6 +15,9 @@ type Options struct {
 	// a new one started (checked after each group commit, so a segment may
 	// exceed it by one group). Default 64 MiB.
 	SegmentBytes int64
+	// Sync replaces fdatasync, for fault injection in tests. nil in
+	// production.
+	Sync func(*os.File) error
 }
 
 // Recovery describes what Open found at the tail of the journal.
@@ -97,6 +100,9 @@ func failed(err error) *Commit {
 func Open(dir string, opts Options) (*Journal, Recovery, error) {
 	if opts.SegmentBytes <= 0 {
 		opts.SegmentBytes = 64 << 20
+	}
+	if opts.Sync == nil {
+		opts.Sync = syncData
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, Recovery{}, err
@@ -271,7 +277,7 @@ func (j *Journal) write(c *Commit) error {
 		return fmt.Errorf("journal: write: %w", err)
 	}
 	j.size += int64(len(c.buf))
-	if err := syncData(j.f); err != nil {
+	if err := j.opts.Sync(j.f); err != nil {
 		return fmt.Errorf("journal: fdatasync: %w", err)
 	}
 	if j.size < j.opts.SegmentBytes {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"sync"
+	"sync/atomic"
 	"testing"
 )
 
@@ -254,4 +255,32 @@ func TestPayloadTooLarge(t *testing.T) {
 		t.Fatalf("err %v", err)
 	}
 	appendN(t, j, 1) // the journal is still usable
+}
+
+// failingSync fails every fdatasync after the first n.
+func failingSync(n int) func(*os.File) error {
+	var calls atomic.Int64
+	return func(f *os.File) error {
+		if calls.Add(1) > int64(n) {
+			return errors.New("injected EIO")
+		}
+		return syncData(f)
+	}
+}
+
+// TestSyncFailureIsSticky: a failed fsync fails its group and every later
+// append; nothing past the last good sync is ever reported durable.
+func TestSyncFailureIsSticky(t *testing.T) {
+	j, _ := openT(t, t.TempDir(), Options{Sync: failingSync(3)})
+	appendN(t, j, 3)
+	if _, err := j.Append(1, []byte("x")); err == nil {
+		t.Fatal("append acknowledged after a failed fsync")
+	}
+	if _, err := j.Append(1, []byte("y")); err == nil {
+		t.Fatal("journal accepted an append after a failed fsync")
+	}
+	if j.LastSeq() != 3 {
+		t.Fatalf("durable %d after failure, want 3", j.LastSeq())
+	}
+	checkReplay(t, j, 1, 3)
 }
