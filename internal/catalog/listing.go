@@ -113,7 +113,7 @@ func (h *Handler) serveEvents(w http.ResponseWriter, r *http.Request, keyset boo
 	if !h.ok(w, err, "") {
 		return
 	}
-	live, err := h.applyLiveEvents(r.Context(), evs)
+	live, err := h.applyLiveEvents(r.Context(), evs, post)
 	if !h.ok(w, err, "") {
 		return
 	}
@@ -344,7 +344,7 @@ func (h *Handler) serveMarkets(w http.ResponseWriter, r *http.Request, keyset bo
 	if !h.ok(w, err, "") {
 		return
 	}
-	live, err := h.applyLiveMarkets(r.Context(), ms)
+	live, err := h.applyLiveMarkets(r.Context(), ms, post)
 	if !h.ok(w, err, "") {
 		return
 	}

@@ -3,6 +3,7 @@ package catalog
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"net/http"
 	"strconv"
 	"sync"
@@ -79,12 +80,13 @@ func liveKey(dst []byte, l Live, ok bool) []byte {
 
 var marketsNull = []byte(`"markets":null`)
 
-// renderMarket returns m's JSON (live fields already applied).
-func (h *Handler) renderMarket(m *Market, live string) ([]byte, error) {
+// renderMarket returns m's JSON with the live figures applied.
+func (h *Handler) renderMarket(m *Market, live string, lm map[string]Live) ([]byte, error) {
 	k := renderKey{'m', string(m.ID)}
 	if b := h.cache.get(k, m.Rev, live); b != nil {
 		return b, nil
 	}
+	applyMarketLive(m, lm)
 	b, err := json.Marshal(m)
 	if err != nil {
 		return nil, err
@@ -97,7 +99,7 @@ func (h *Handler) renderMarket(m *Market, live string) ([]byte, error) {
 // event is marshalled with markets nil and `"markets":null` replaced: an
 // unescaped `"markets":null` can only be that key (quotes inside string
 // values are escaped), and Event has exactly one such key.
-func (h *Handler) renderEvent(e *Event, lives []string) ([]byte, error) {
+func (h *Handler) renderEvent(e *Event, lives []string, lm map[string]Live) ([]byte, error) {
 	evLive := ""
 	for _, l := range lives {
 		evLive += l
@@ -106,6 +108,7 @@ func (h *Handler) renderEvent(e *Event, lives []string) ([]byte, error) {
 	if b := h.cache.get(k, e.Rev, evLive); b != nil {
 		return b, nil
 	}
+	applyEventLive(e, lm)
 	markets := e.Markets
 	e.Markets = nil
 	head, err := json.Marshal(e)
@@ -125,7 +128,7 @@ func (h *Handler) renderEvent(e *Event, lives []string) ([]byte, error) {
 		if j > 0 {
 			b.WriteByte(',')
 		}
-		mb, err := h.renderMarket(&markets[j], lives[j])
+		mb, err := h.renderMarket(&markets[j], lives[j], lm)
 		if err != nil {
 			return nil, err
 		}
@@ -156,7 +159,7 @@ func (h *Handler) writeEvents(w http.ResponseWriter, evs []Event, live map[strin
 			}
 			lives[j] = string(liveKey(kb, l, ok))
 		}
-		b, err := h.renderEvent(e, lives)
+		b, err := h.renderEvent(e, lives, live)
 		if err != nil {
 			h.ok(w, err, "")
 			return
@@ -176,7 +179,7 @@ func (h *Handler) writeMarkets(w http.ResponseWriter, ms []Market, live map[stri
 		if c := ms[i].ConditionID; c != nil {
 			l, ok = live[*c]
 		}
-		b, err := h.renderMarket(&ms[i], string(liveKey(kb[:0], l, ok)))
+		b, err := h.renderMarket(&ms[i], string(liveKey(kb[:0], l, ok)), live)
 		if err != nil {
 			h.ok(w, err, "")
 			return
@@ -186,38 +189,33 @@ func (h *Handler) writeMarkets(w http.ResponseWriter, ms []Market, live map[stri
 	writeParts(w, parts, shape, "markets", next)
 }
 
+// writeParts writes the pre-rendered parts straight to w (no joined copy;
+// the server's response buffer batches them).
 func writeParts(w http.ResponseWriter, parts [][]byte, shape byte, key, next string) {
-	var b bytes.Buffer
-	n := 64
-	for _, p := range parts {
-		n += len(p) + 1
+	w.Header().Set("Content-Type", "application/json")
+	if shape == 'o' {
+		w.Write(parts[0])
+		w.Write([]byte{'\n'})
+		return
 	}
-	b.Grow(n)
-	switch shape {
-	case 'o':
-		b.Write(parts[0])
-	case 'k':
-		b.WriteString(`{"` + key + `":`)
+	if shape == 'k' {
+		io.WriteString(w, `{"`+key+`":`)
 	}
-	if shape != 'o' {
-		b.WriteByte('[')
-		for i, p := range parts {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			b.Write(p)
+	w.Write([]byte{'['})
+	for i, p := range parts {
+		if i > 0 {
+			w.Write([]byte{','})
 		}
-		b.WriteByte(']')
+		w.Write(p)
 	}
+	w.Write([]byte{']'})
 	if shape == 'k' {
 		if next != "" {
 			q, _ := json.Marshal(next)
-			b.WriteString(`,"next_cursor":`)
-			b.Write(q)
+			io.WriteString(w, `,"next_cursor":`)
+			w.Write(q)
 		}
-		b.WriteByte('}')
+		w.Write([]byte{'}'})
 	}
-	b.WriteByte('\n')
-	w.Header().Set("Content-Type", "application/json")
-	_, _ = w.Write(b.Bytes())
+	w.Write([]byte{'\n'})
 }

@@ -5,7 +5,6 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
-	"slices"
 	"sync"
 
 	"pmx/internal/catalog"
@@ -29,13 +28,11 @@ func (c *cache) reset(gen int64) {
 	c.markets = map[int64]*catalog.Market{}
 }
 
-// cloneEvent copies an event deep enough for the handler, which replaces
-// fields (pointers, slices) on the copy and its markets but never writes
-// through a shared pointer. Invariant relied on: live.go only assigns.
+// cloneEvent copies an event shallowly: callers replace fields and slices
+// but never write through them (catalog.Store's contract), so the cached
+// event stays intact.
 func cloneEvent(e *catalog.Event) catalog.Event {
-	out := *e
-	out.Markets = slices.Clone(e.Markets)
-	return out
+	return *e
 }
 
 // readTx is a read-only snapshot: the generation and the rows it reads agree.
@@ -82,6 +79,13 @@ func (s *Store) eventsByID(ctx context.Context, tx *sql.Tx, gen int64, ids []int
 		if err != nil {
 			return nil, err
 		}
+		// Rev is gen+1 so it is never 0 (0 means unversioned to the handler).
+		for _, e := range loaded {
+			e.Rev = gen + 1
+			for i := range e.Markets {
+				e.Markets[i].Rev = gen + 1
+			}
+		}
 		s.cache.mu.Lock()
 		if s.cache.gen == gen {
 			for id, e := range loaded {
@@ -95,16 +99,10 @@ func (s *Store) eventsByID(ctx context.Context, tx *sql.Tx, gen int64, ids []int
 			}
 		}
 	}
-	// Rev is gen+1 so it is never 0 (0 means unversioned to the handler).
 	out := make([]catalog.Event, 0, len(ids))
 	for _, e := range found {
 		if e != nil {
-			c := cloneEvent(e)
-			c.Rev = gen + 1
-			for i := range c.Markets {
-				c.Markets[i].Rev = gen + 1
-			}
-			out = append(out, c)
+			out = append(out, cloneEvent(e))
 		}
 	}
 	return out, nil
@@ -202,6 +200,7 @@ func (s *Store) marketsByID(ctx context.Context, tx *sql.Tx, gen int64, ids []in
 					rows.Close()
 					return nil, fmt.Errorf("catalogsql: market %d: %w", id, err)
 				}
+				m.Rev = gen + 1
 				loaded[id] = m
 			}
 			rows.Close()
@@ -225,9 +224,7 @@ func (s *Store) marketsByID(ctx context.Context, tx *sql.Tx, gen int64, ids []in
 	out := make([]catalog.Market, 0, len(ids))
 	for _, m := range found {
 		if m != nil {
-			c := *m
-			c.Rev = gen + 1
-			out = append(out, c)
+			out = append(out, *m)
 		}
 	}
 	return out, nil

@@ -386,3 +386,53 @@ func TestRateLimitHookScopes(t *testing.T) {
 		t.Errorf("scopes:\n got %s\nwant %s", got, want)
 	}
 }
+
+// Readers and a writer at once (run with -race): every read answers 200 and
+// a read after the writes sees the last one.
+func TestConcurrentReadsAndWrites(t *testing.T) {
+	e := newEnv(t)
+	done := make(chan struct{})
+	errs := make(chan error, 8)
+	for range 4 {
+		go func() {
+			for {
+				select {
+				case <-done:
+					errs <- nil
+					return
+				default:
+				}
+				for _, p := range []string{"/events/keyset?limit=2", "/events/101", "/markets?limit=3"} {
+					resp, err := http.Get(e.srv.URL + p)
+					if err != nil {
+						errs <- err
+						return
+					}
+					resp.Body.Close()
+					if resp.StatusCode != 200 {
+						errs <- fmt.Errorf("%s: %d", p, resp.StatusCode)
+						return
+					}
+				}
+			}
+		}()
+	}
+	line := demoMarkets()[0]
+	for i := range 20 {
+		line.EventTitle = fmt.Sprintf("Bitcoin price %d", i)
+		if err := e.store.UpsertFromLedgerMarket(context.Background(), line); err != nil {
+			t.Fatal(err)
+		}
+	}
+	close(done)
+	for range 4 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	var ev map[string]any
+	e.get(t, "/events/101", &ev)
+	if ev["title"] != "Bitcoin price 19" || objs(t, ev["markets"])[0]["events"].([]any)[0].(map[string]any)["title"] != "Bitcoin price 19" {
+		t.Errorf("after writes: title %v", ev["title"])
+	}
+}
