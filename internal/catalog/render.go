@@ -3,7 +3,6 @@ package catalog
 import (
 	"bytes"
 	"encoding/json"
-	"io"
 	"net/http"
 	"strconv"
 	"sync"
@@ -189,33 +188,45 @@ func (h *Handler) writeMarkets(w http.ResponseWriter, ms []Market, live map[stri
 	writeParts(w, parts, shape, "markets", next)
 }
 
-// writeParts writes the pre-rendered parts straight to w (no joined copy;
-// the server's response buffer batches them).
+var bufPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// writeParts joins the pre-rendered parts in a pooled buffer and writes the
+// body once with its length: one write (no chunked encoding) instead of a
+// syscall per part.
 func writeParts(w http.ResponseWriter, parts [][]byte, shape byte, key, next string) {
+	b := bufPool.Get().(*bytes.Buffer)
+	b.Reset()
+	defer func() {
+		if b.Cap() <= 4<<20 {
+			bufPool.Put(b)
+		}
+	}()
+	switch shape {
+	case 'o':
+		b.Write(parts[0])
+	default:
+		if shape == 'k' {
+			b.WriteString(`{"` + key + `":`)
+		}
+		b.WriteByte('[')
+		for i, p := range parts {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.Write(p)
+		}
+		b.WriteByte(']')
+		if shape == 'k' {
+			if next != "" {
+				q, _ := json.Marshal(next)
+				b.WriteString(`,"next_cursor":`)
+				b.Write(q)
+			}
+			b.WriteByte('}')
+		}
+	}
+	b.WriteByte('\n')
 	w.Header().Set("Content-Type", "application/json")
-	if shape == 'o' {
-		w.Write(parts[0])
-		w.Write([]byte{'\n'})
-		return
-	}
-	if shape == 'k' {
-		io.WriteString(w, `{"`+key+`":`)
-	}
-	w.Write([]byte{'['})
-	for i, p := range parts {
-		if i > 0 {
-			w.Write([]byte{','})
-		}
-		w.Write(p)
-	}
-	w.Write([]byte{']'})
-	if shape == 'k' {
-		if next != "" {
-			q, _ := json.Marshal(next)
-			io.WriteString(w, `,"next_cursor":`)
-			w.Write(q)
-		}
-		w.Write([]byte{'}'})
-	}
-	w.Write([]byte{'\n'})
+	w.Header().Set("Content-Length", strconv.Itoa(b.Len()))
+	_, _ = w.Write(b.Bytes())
 }

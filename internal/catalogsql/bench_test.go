@@ -96,7 +96,11 @@ func TestListingLatency(t *testing.T) {
 	base := "http://" + ln.Addr().String()
 	tr := &http.Transport{MaxIdleConnsPerHost: 64}
 	client := &http.Client{Transport: tr}
-	const clients, perClient = 32, 300
+	perClient := 300
+	if s := os.Getenv("PMX_LATENCY_N"); s != "" {
+		fmt.Sscan(s, &perClient)
+	}
+	const clients = 32
 	for _, p := range benchPaths {
 		var mu sync.Mutex
 		var lat []time.Duration

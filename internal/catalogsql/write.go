@@ -18,6 +18,9 @@ type Store struct {
 	db    *sql.DB
 	mu    sync.Mutex // serialises writers: an upsert reads then rewrites an event
 	cache cache
+
+	stmtMu sync.Mutex
+	stmts  map[string]*sql.Stmt
 }
 
 var _ catalog.Store = (*Store)(nil)
@@ -27,7 +30,7 @@ func New(ctx context.Context, db *sql.DB) (*Store, error) {
 	if err := migrate(ctx, db); err != nil {
 		return nil, err
 	}
-	s := &Store{db: db}
+	s := &Store{db: db, stmts: map[string]*sql.Stmt{}}
 	s.cache.reset(-1)
 	return s, nil
 }
