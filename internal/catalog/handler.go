@@ -179,12 +179,18 @@ func (h *Handler) getEvent(w http.ResponseWriter, r *http.Request, s []string) {
 		writeJSON(w, e.Tags)
 		return
 	}
+	p := &params{q: r.URL.Query()}
+	withMarkets := p.boolean("include_markets")
+	if p.err != nil {
+		writeParamError(w, p.err)
+		return
+	}
 	evs := []Event{e}
 	live, err := h.applyLiveEvents(r.Context(), evs, false)
 	if !h.ok(w, err, "") {
 		return
 	}
-	h.writeEvents(w, evs, live, 'o', "")
+	h.writeEvents(w, evs, live, 'o', "", withMarkets == nil || *withMarkets)
 }
 
 func (h *Handler) getMarket(w http.ResponseWriter, r *http.Request, s []string) {

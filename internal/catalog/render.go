@@ -98,12 +98,15 @@ func (h *Handler) renderMarket(m *Market, live string, lm map[string]Live) ([]by
 // event is marshalled with markets nil and `"markets":null` replaced: an
 // unescaped `"markets":null` can only be that key (quotes inside string
 // values are escaped), and Event has exactly one such key.
-func (h *Handler) renderEvent(e *Event, lives []string, lm map[string]Live) ([]byte, error) {
+func (h *Handler) renderEvent(e *Event, lives []string, lm map[string]Live, withMarkets bool) ([]byte, error) {
 	evLive := ""
 	for _, l := range lives {
 		evLive += l
 	}
 	k := renderKey{'e', string(e.ID)}
+	if !withMarkets {
+		k.kind = 'E'
+	}
 	if b := h.cache.get(k, e.Rev, evLive); b != nil {
 		return b, nil
 	}
@@ -118,6 +121,13 @@ func (h *Handler) renderEvent(e *Event, lives []string, lm map[string]Live) ([]b
 	i := bytes.Index(head, marketsNull)
 	if i < 0 {
 		return json.Marshal(e)
+	}
+	if !withMarkets {
+		// include_markets=false drops the key (production does), with the
+		// comma before it: markets is never the first field.
+		out := append(head[:i-1:i-1], head[i+len(marketsNull):]...)
+		h.cache.put(k, e.Rev, evLive, out)
+		return out, nil
 	}
 	var b bytes.Buffer
 	b.Grow(len(head) + 4096*len(markets))
@@ -142,8 +152,9 @@ func (h *Handler) renderEvent(e *Event, lives []string, lm map[string]Live) ([]b
 
 // writeEvents writes events as one object (shape 'o'), a bare array ('a')
 // or a keyset page ('k': {"events":[...],"next_cursor":...}, the cursor
-// omitted on the last page).
-func (h *Handler) writeEvents(w http.ResponseWriter, evs []Event, live map[string]Live, shape byte, next string) {
+// omitted on the last page). withMarkets false omits the markets key
+// (include_markets=false, as production).
+func (h *Handler) writeEvents(w http.ResponseWriter, evs []Event, live map[string]Live, shape byte, next string, withMarkets bool) {
 	parts := make([][]byte, len(evs))
 	var kb []byte
 	for i := range evs {
@@ -158,7 +169,7 @@ func (h *Handler) writeEvents(w http.ResponseWriter, evs []Event, live map[strin
 			}
 			lives[j] = string(liveKey(kb, l, ok))
 		}
-		b, err := h.renderEvent(e, lives, live)
+		b, err := h.renderEvent(e, lives, live, withMarkets)
 		if err != nil {
 			h.ok(w, err, "")
 			return

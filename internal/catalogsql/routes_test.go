@@ -436,3 +436,34 @@ func TestConcurrentReadsAndWrites(t *testing.T) {
 		t.Errorf("after writes: title %v", ev["title"])
 	}
 }
+
+// include_markets=false removes the markets key (gamma-OBSERVED.md); absent
+// or true keeps it.
+func TestIncludeMarkets(t *testing.T) {
+	e := newEnv(t)
+	for _, c := range []struct {
+		path string
+		has  bool
+	}{
+		{"/events/101", true},
+		{"/events/101?include_markets=true", true},
+		{"/events/101?include_markets=false", false},
+		{"/events/101", true}, // the cached variant does not leak
+	} {
+		var ev map[string]any
+		e.get(t, c.path, &ev)
+		if _, ok := ev["markets"]; ok != c.has || ev["id"] != "101" || ev["tags"] == nil {
+			t.Errorf("%s: markets present %v, want %v", c.path, ok, c.has)
+		}
+	}
+	var list []map[string]any
+	e.get(t, "/events?include_markets=false&id=101", &list)
+	if _, ok := list[0]["markets"]; ok {
+		t.Errorf("listing kept markets")
+	}
+	var page map[string]any
+	e.get(t, "/events/keyset?include_markets=false&limit=1", &page)
+	if _, ok := objs(t, page["events"])[0]["markets"]; ok {
+		t.Errorf("keyset kept markets")
+	}
+}
