@@ -6,6 +6,7 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"slices"
 	"strings"
 )
@@ -82,7 +83,7 @@ func NewHandler(store Store, opts Options) *Handler {
 	for name, rt := range routes {
 		fn := rt.fn
 		var hh http.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			fn(w, r, segments(r.URL.Path))
+			fn(w, r, segments(r.URL))
 		})
 		if opts.Limit != nil {
 			hh = opts.Limit(rt.scopes, hh)
@@ -92,12 +93,20 @@ func NewHandler(store Store, opts Options) *Handler {
 	return h
 }
 
-func segments(path string) []string {
-	path = strings.Trim(path, "/")
+// segments splits the escaped path, then unescapes each segment, so a slug
+// containing an encoded '/' stays one segment.
+func segments(u *url.URL) []string {
+	path := strings.Trim(u.EscapedPath(), "/")
 	if path == "" {
 		return nil
 	}
-	return strings.Split(path, "/")
+	parts := strings.Split(path, "/")
+	for i, p := range parts {
+		if q, err := url.PathUnescape(p); err == nil {
+			parts[i] = q
+		}
+	}
+	return parts
 }
 
 // ServeHTTP routes by path segments (ServeMux patterns would conflict on
@@ -108,7 +117,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusMethodNotAllowed, "validation error", "method not allowed")
 		return
 	}
-	h.routes[route(segments(r.URL.Path))].ServeHTTP(w, r)
+	h.routes[route(segments(r.URL))].ServeHTTP(w, r)
 }
 
 // route names the handler for a path; the handler re-reads the segments.

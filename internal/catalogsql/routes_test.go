@@ -467,3 +467,16 @@ func TestIncludeMarkets(t *testing.T) {
 		t.Errorf("keyset kept markets")
 	}
 }
+
+func TestEncodedSlug(t *testing.T) {
+	e := newEnv(t)
+	resp, err := http.Post(e.srv.URL+"/admin/catalog", "application/json", strings.NewReader(`{"id":"600","slug":"a/b c"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	var ev map[string]any
+	if st := e.get(t, "/events/slug/a%2Fb%20c", &ev); st != 200 || ev["id"] != "600" {
+		t.Errorf("encoded slug: %d %v", st, ev)
+	}
+}
