@@ -123,6 +123,15 @@ func TestImportShapesAndErrors(t *testing.T) {
 			t.Errorf("import %s: %d %s, want 400 containing %q", c.body, st, msg, c.msg)
 		}
 	}
+	// One market id for two condition ids is refused whole (409), not merged.
+	st, msg := post(`{"id":"700","markets":[{"id":"559651","conditionId":"0x` + strings.Repeat("77", 32) + `"}]}`)
+	if st != 409 || !strings.Contains(msg, "market id 559651 already belongs to condition") {
+		t.Errorf("conflicting market id: %d %s", st, msg)
+	}
+	var ev700 map[string]any
+	if st := e.get(t, "/events/700", &ev700); st != 404 {
+		t.Errorf("a refused import left event 700 behind: %d", st)
+	}
 	req, _ := http.NewRequest(http.MethodGet, e.srv.URL+"/admin/catalog", nil)
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {

@@ -207,7 +207,7 @@ func writeMarket(ctx context.Context, tx execer, eventID int64, pos int, m *cata
 	case err != nil:
 		return err
 	case prev.Valid && m.ConditionID != nil && prev.String != *m.ConditionID:
-		return fmt.Errorf("catalogsql: market id %d already belongs to condition %s, not %s", id, prev.String, *m.ConditionID)
+		return fmt.Errorf("%w: market id %d already belongs to condition %s, not %s", catalog.ErrConflict, id, prev.String, *m.ConditionID)
 	}
 	// A market id moving to another event: drop its old row's links first.
 	for _, q := range []string{
