@@ -6,6 +6,8 @@ import (
 	"errors"
 	"log/slog"
 	"net/http"
+	"net/url"
+	"slices"
 	"strings"
 )
 
@@ -81,7 +83,7 @@ func NewHandler(store Store, opts Options) *Handler {
 	for name, rt := range routes {
 		fn := rt.fn
 		var hh http.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			fn(w, r, segments(r.URL.Path))
+			fn(w, r, segments(r.URL))
 		})
 		if opts.Limit != nil {
 			hh = opts.Limit(rt.scopes, hh)
@@ -91,12 +93,20 @@ func NewHandler(store Store, opts Options) *Handler {
 	return h
 }
 
-func segments(path string) []string {
-	path = strings.Trim(path, "/")
+// segments splits the escaped path, then unescapes each segment, so a slug
+// containing an encoded '/' stays one segment.
+func segments(u *url.URL) []string {
+	path := strings.Trim(u.EscapedPath(), "/")
 	if path == "" {
 		return nil
 	}
-	return strings.Split(path, "/")
+	parts := strings.Split(path, "/")
+	for i, p := range parts {
+		if q, err := url.PathUnescape(p); err == nil {
+			parts[i] = q
+		}
+	}
+	return parts
 }
 
 // ServeHTTP routes by path segments (ServeMux patterns would conflict on
@@ -107,7 +117,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusMethodNotAllowed, "validation error", "method not allowed")
 		return
 	}
-	h.routes[route(segments(r.URL.Path))].ServeHTTP(w, r)
+	h.routes[route(segments(r.URL))].ServeHTTP(w, r)
 }
 
 // route names the handler for a path; the handler re-reads the segments.
@@ -178,12 +188,18 @@ func (h *Handler) getEvent(w http.ResponseWriter, r *http.Request, s []string) {
 		writeJSON(w, e.Tags)
 		return
 	}
+	p := &params{q: r.URL.Query()}
+	withMarkets := p.boolean("include_markets")
+	if p.err != nil {
+		writeParamError(w, p.err)
+		return
+	}
 	evs := []Event{e}
-	live, err := h.applyLiveEvents(r.Context(), evs)
+	live, err := h.applyLiveEvents(r.Context(), evs, false)
 	if !h.ok(w, err, "") {
 		return
 	}
-	h.writeEvents(w, evs, live, 'o', "")
+	h.writeEvents(w, evs, live, 'o', "", withMarkets == nil || *withMarkets)
 }
 
 func (h *Handler) getMarket(w http.ResponseWriter, r *http.Request, s []string) {
@@ -206,7 +222,7 @@ func (h *Handler) getMarket(w http.ResponseWriter, r *http.Request, s []string) 
 		return
 	}
 	ms := []Market{m}
-	live, err := h.applyLiveMarkets(r.Context(), ms)
+	live, err := h.applyLiveMarkets(r.Context(), ms, false)
 	if !h.ok(w, err, "") {
 		return
 	}
@@ -315,58 +331,77 @@ func (h *Handler) ok(w http.ResponseWriter, err error, what string) bool {
 	return false
 }
 
-// applyLiveEvents overwrites live fields of every market in evs (one store
-// call for the whole page) and re-sums the events' totals.
-func (h *Handler) applyLiveEvents(ctx context.Context, evs []Event) (map[string]Live, error) {
-	var ids []string
+// fetchLive asks the data store for every market on the page at once.
+func (h *Handler) fetchLive(ctx context.Context, conds []string) (map[string]Live, error) {
+	if len(conds) == 0 {
+		return nil, nil
+	}
+	return h.live.Live(ctx, conds)
+}
+
+// applyLiveEvents fetches live figures for evs' markets and, when apply is
+// set (filters or orders need them now), overwrites the events' fields;
+// otherwise rendering applies them only on a render-cache miss.
+func (h *Handler) applyLiveEvents(ctx context.Context, evs []Event, apply bool) (map[string]Live, error) {
+	var conds []string
 	for i := range evs {
 		for j := range evs[i].Markets {
 			if c := evs[i].Markets[j].ConditionID; c != nil {
-				ids = append(ids, *c)
+				conds = append(conds, *c)
 			}
 		}
 	}
-	if len(ids) == 0 {
-		return nil, nil
-	}
-	live, err := h.live.Live(ctx, ids)
-	if err != nil || len(live) == 0 {
+	live, err := h.fetchLive(ctx, conds)
+	if err != nil || !apply {
 		return live, err
 	}
 	for i := range evs {
-		for j := range evs[i].Markets {
-			m := &evs[i].Markets[j]
-			if m.ConditionID != nil {
-				if l, ok := live[*m.ConditionID]; ok {
-					applyLive(m, l)
-				}
-			}
-		}
-		sumEvent(&evs[i], live)
+		applyEventLive(&evs[i], live)
 	}
 	return live, nil
 }
 
-func (h *Handler) applyLiveMarkets(ctx context.Context, ms []Market) (map[string]Live, error) {
-	ids := make([]string, 0, len(ms))
-	for i := range ms {
-		if c := ms[i].ConditionID; c != nil {
-			ids = append(ids, *c)
-		}
+// applyEventLive overwrites an event's and its markets' live fields. It
+// only assigns fields, so applying twice is the same as once.
+func applyEventLive(e *Event, live map[string]Live) {
+	if len(live) == 0 {
+		return
 	}
-	if len(ids) == 0 {
-		return nil, nil
-	}
-	live, err := h.live.Live(ctx, ids)
-	if err != nil {
-		return nil, err
-	}
-	for i := range ms {
-		if c := ms[i].ConditionID; c != nil {
-			if l, ok := live[*c]; ok {
-				applyLive(&ms[i], l)
+	// The markets slice may be shared with the store's cache: copy on write.
+	e.Markets = slices.Clone(e.Markets)
+	for j := range e.Markets {
+		m := &e.Markets[j]
+		if m.ConditionID != nil {
+			if l, ok := live[*m.ConditionID]; ok {
+				applyLive(m, l)
 			}
 		}
+	}
+	sumEvent(e, live)
+}
+
+func applyMarketLive(m *Market, live map[string]Live) {
+	if m.ConditionID != nil {
+		if l, ok := live[*m.ConditionID]; ok {
+			applyLive(m, l)
+		}
+	}
+}
+
+// applyLiveMarkets is applyLiveEvents for markets.
+func (h *Handler) applyLiveMarkets(ctx context.Context, ms []Market, apply bool) (map[string]Live, error) {
+	conds := make([]string, 0, len(ms))
+	for i := range ms {
+		if c := ms[i].ConditionID; c != nil {
+			conds = append(conds, *c)
+		}
+	}
+	live, err := h.fetchLive(ctx, conds)
+	if err != nil || !apply {
+		return live, err
+	}
+	for i := range ms {
+		applyMarketLive(&ms[i], live)
 	}
 	return live, nil
 }

@@ -39,6 +39,10 @@ func ImportHandler(store Store) http.Handler {
 			return
 		}
 		if err := store.ImportEvents(r.Context(), evs); err != nil {
+			if errors.Is(err, ErrConflict) {
+				writeError(w, http.StatusConflict, "conflict error", err.Error())
+				return
+			}
 			writeError(w, http.StatusInternalServerError, "internal error", err.Error())
 			return
 		}

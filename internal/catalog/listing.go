@@ -99,6 +99,8 @@ func (h *Handler) keysetEvents(w http.ResponseWriter, r *http.Request, _ []strin
 func (h *Handler) serveEvents(w http.ResponseWriter, r *http.Request, keyset bool) {
 	p := &params{q: r.URL.Query()}
 	f, lq := h.eventFilter(p, keyset)
+	im := p.boolean("include_markets")
+	withMarkets := im == nil || *im
 	if p.err != nil {
 		writeParamError(w, p.err)
 		return
@@ -113,7 +115,7 @@ func (h *Handler) serveEvents(w http.ResponseWriter, r *http.Request, keyset boo
 	if !h.ok(w, err, "") {
 		return
 	}
-	live, err := h.applyLiveEvents(r.Context(), evs)
+	live, err := h.applyLiveEvents(r.Context(), evs, post)
 	if !h.ok(w, err, "") {
 		return
 	}
@@ -121,7 +123,7 @@ func (h *Handler) serveEvents(w http.ResponseWriter, r *http.Request, keyset boo
 		evs = postEvents(evs, lq, keyset)
 	}
 	if !keyset {
-		h.writeEvents(w, evs, live, 'a', "")
+		h.writeEvents(w, evs, live, 'a', "", withMarkets)
 		return
 	}
 	next := ""
@@ -130,7 +132,7 @@ func (h *Handler) serveEvents(w http.ResponseWriter, r *http.Request, keyset boo
 		last := &evs[lq.limit-1]
 		next = cursorFor(f.Page, string(last.ID), eventKey(last, f.Order))
 	}
-	h.writeEvents(w, evs, live, 'k', next)
+	h.writeEvents(w, evs, live, 'k', next, withMarkets)
 }
 
 // postEvents filters and orders on live figures, then windows. For keyset
@@ -344,7 +346,7 @@ func (h *Handler) serveMarkets(w http.ResponseWriter, r *http.Request, keyset bo
 	if !h.ok(w, err, "") {
 		return
 	}
-	live, err := h.applyLiveMarkets(r.Context(), ms)
+	live, err := h.applyLiveMarkets(r.Context(), ms, post)
 	if !h.ok(w, err, "") {
 		return
 	}

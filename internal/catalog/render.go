@@ -79,12 +79,13 @@ func liveKey(dst []byte, l Live, ok bool) []byte {
 
 var marketsNull = []byte(`"markets":null`)
 
-// renderMarket returns m's JSON (live fields already applied).
-func (h *Handler) renderMarket(m *Market, live string) ([]byte, error) {
+// renderMarket returns m's JSON with the live figures applied.
+func (h *Handler) renderMarket(m *Market, live string, lm map[string]Live) ([]byte, error) {
 	k := renderKey{'m', string(m.ID)}
 	if b := h.cache.get(k, m.Rev, live); b != nil {
 		return b, nil
 	}
+	applyMarketLive(m, lm)
 	b, err := json.Marshal(m)
 	if err != nil {
 		return nil, err
@@ -97,15 +98,19 @@ func (h *Handler) renderMarket(m *Market, live string) ([]byte, error) {
 // event is marshalled with markets nil and `"markets":null` replaced: an
 // unescaped `"markets":null` can only be that key (quotes inside string
 // values are escaped), and Event has exactly one such key.
-func (h *Handler) renderEvent(e *Event, lives []string) ([]byte, error) {
+func (h *Handler) renderEvent(e *Event, lives []string, lm map[string]Live, withMarkets bool) ([]byte, error) {
 	evLive := ""
 	for _, l := range lives {
 		evLive += l
 	}
 	k := renderKey{'e', string(e.ID)}
+	if !withMarkets {
+		k.kind = 'E'
+	}
 	if b := h.cache.get(k, e.Rev, evLive); b != nil {
 		return b, nil
 	}
+	applyEventLive(e, lm)
 	markets := e.Markets
 	e.Markets = nil
 	head, err := json.Marshal(e)
@@ -117,6 +122,13 @@ func (h *Handler) renderEvent(e *Event, lives []string) ([]byte, error) {
 	if i < 0 {
 		return json.Marshal(e)
 	}
+	if !withMarkets {
+		// include_markets=false drops the key (production does), with the
+		// comma before it: markets is never the first field.
+		out := append(head[:i-1:i-1], head[i+len(marketsNull):]...)
+		h.cache.put(k, e.Rev, evLive, out)
+		return out, nil
+	}
 	var b bytes.Buffer
 	b.Grow(len(head) + 4096*len(markets))
 	b.Write(head[:i])
@@ -125,7 +137,7 @@ func (h *Handler) renderEvent(e *Event, lives []string) ([]byte, error) {
 		if j > 0 {
 			b.WriteByte(',')
 		}
-		mb, err := h.renderMarket(&markets[j], lives[j])
+		mb, err := h.renderMarket(&markets[j], lives[j], lm)
 		if err != nil {
 			return nil, err
 		}
@@ -140,8 +152,9 @@ func (h *Handler) renderEvent(e *Event, lives []string) ([]byte, error) {
 
 // writeEvents writes events as one object (shape 'o'), a bare array ('a')
 // or a keyset page ('k': {"events":[...],"next_cursor":...}, the cursor
-// omitted on the last page).
-func (h *Handler) writeEvents(w http.ResponseWriter, evs []Event, live map[string]Live, shape byte, next string) {
+// omitted on the last page). withMarkets false omits the markets key
+// (include_markets=false, as production).
+func (h *Handler) writeEvents(w http.ResponseWriter, evs []Event, live map[string]Live, shape byte, next string, withMarkets bool) {
 	parts := make([][]byte, len(evs))
 	var kb []byte
 	for i := range evs {
@@ -156,7 +169,7 @@ func (h *Handler) writeEvents(w http.ResponseWriter, evs []Event, live map[strin
 			}
 			lives[j] = string(liveKey(kb, l, ok))
 		}
-		b, err := h.renderEvent(e, lives)
+		b, err := h.renderEvent(e, lives, live, withMarkets)
 		if err != nil {
 			h.ok(w, err, "")
 			return
@@ -176,7 +189,7 @@ func (h *Handler) writeMarkets(w http.ResponseWriter, ms []Market, live map[stri
 		if c := ms[i].ConditionID; c != nil {
 			l, ok = live[*c]
 		}
-		b, err := h.renderMarket(&ms[i], string(liveKey(kb[:0], l, ok)))
+		b, err := h.renderMarket(&ms[i], string(liveKey(kb[:0], l, ok)), live)
 		if err != nil {
 			h.ok(w, err, "")
 			return
@@ -186,20 +199,26 @@ func (h *Handler) writeMarkets(w http.ResponseWriter, ms []Market, live map[stri
 	writeParts(w, parts, shape, "markets", next)
 }
 
+var bufPool = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// writeParts joins the pre-rendered parts in a pooled buffer and writes the
+// body once with its length: one write (no chunked encoding) instead of a
+// syscall per part.
 func writeParts(w http.ResponseWriter, parts [][]byte, shape byte, key, next string) {
-	var b bytes.Buffer
-	n := 64
-	for _, p := range parts {
-		n += len(p) + 1
-	}
-	b.Grow(n)
+	b := bufPool.Get().(*bytes.Buffer)
+	b.Reset()
+	defer func() {
+		if b.Cap() <= 4<<20 {
+			bufPool.Put(b)
+		}
+	}()
 	switch shape {
 	case 'o':
 		b.Write(parts[0])
-	case 'k':
-		b.WriteString(`{"` + key + `":`)
-	}
-	if shape != 'o' {
+	default:
+		if shape == 'k' {
+			b.WriteString(`{"` + key + `":`)
+		}
 		b.WriteByte('[')
 		for i, p := range parts {
 			if i > 0 {
@@ -208,16 +227,17 @@ func writeParts(w http.ResponseWriter, parts [][]byte, shape byte, key, next str
 			b.Write(p)
 		}
 		b.WriteByte(']')
-	}
-	if shape == 'k' {
-		if next != "" {
-			q, _ := json.Marshal(next)
-			b.WriteString(`,"next_cursor":`)
-			b.Write(q)
+		if shape == 'k' {
+			if next != "" {
+				q, _ := json.Marshal(next)
+				b.WriteString(`,"next_cursor":`)
+				b.Write(q)
+			}
+			b.WriteByte('}')
 		}
-		b.WriteByte('}')
 	}
 	b.WriteByte('\n')
 	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Length", strconv.Itoa(b.Len()))
 	_, _ = w.Write(b.Bytes())
 }

@@ -8,8 +8,14 @@ import (
 // ErrNotFound is returned by a Store for an unknown id or slug.
 var ErrNotFound = errors.New("not found")
 
+// ErrConflict is wrapped by a Store refusing a write that contradicts what
+// it holds (one market id for two condition ids).
+var ErrConflict = errors.New("conflict")
+
 // Store is the catalog's persistence, implemented over SQLite by
-// internal/catalogsql. Returned objects are the caller's to modify.
+// internal/catalogsql. Returned values are the caller's, but their slices
+// and pointers may be shared with the store's cache: replace fields and
+// slices, never write through them (the handler copies markets on write).
 type Store interface {
 	// ListEvents returns events (with markets) matching f, in f's order.
 	ListEvents(ctx context.Context, f EventFilter) ([]Event, error)

@@ -5,7 +5,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"fmt"
-	"slices"
+	"strings"
 	"sync"
 
 	"pmx/internal/catalog"
@@ -13,9 +13,11 @@ import (
 
 // cache keeps decoded events (with their markets) and markets for one
 // catalog generation. Decoding JSON documents dominates a listing's cost;
-// the generation (catalog_meta, bumped by every write in its transaction)
-// tells when the cache is stale, even if another Store on the same database
-// wrote. Readers get copies (see cloneEvent), never the cached values.
+// the generation (catalog_meta, bumped by every write in its transaction,
+// read in the same statement as a listing's ids) tells when the cache is
+// stale, even if another Store on the same database wrote. Documents loaded
+// after the generation was read can only be newer, so an entry is never
+// older than its generation. Readers get shallow copies (see cloneEvent).
 type cache struct {
 	mu      sync.RWMutex
 	gen     int64
@@ -29,40 +31,85 @@ func (c *cache) reset(gen int64) {
 	c.markets = map[int64]*catalog.Market{}
 }
 
-// cloneEvent copies an event deep enough for the handler, which replaces
-// fields (pointers, slices) on the copy and its markets but never writes
-// through a shared pointer. Invariant relied on: live.go only assigns.
+// cloneEvent copies an event shallowly: callers replace fields and slices
+// but never write through them (catalog.Store's contract), so the cached
+// event stays intact.
 func cloneEvent(e *catalog.Event) catalog.Event {
-	out := *e
-	out.Markets = slices.Clone(e.Markets)
-	return out
+	return *e
 }
 
-// readTx is a read-only snapshot: the generation and the rows it reads agree.
-func (s *Store) readTx(ctx context.Context) (*sql.Tx, int64, error) {
-	tx, err := s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+// queryGenIDs runs "SELECT <id column> FROM ..." with the catalog
+// generation prepended as a first column, through a prepared statement.
+func (s *Store) queryGenIDs(ctx context.Context, query string, args ...any) (int64, []int64, error) {
+	q := "SELECT (SELECT v FROM catalog_meta WHERE k = 'generation'), " + strings.TrimPrefix(query, "SELECT ")
+	rows, err := s.query(ctx, q, args...)
 	if err != nil {
-		return nil, 0, err
+		return 0, nil, err
 	}
+	defer rows.Close()
 	var gen int64
-	if err := tx.QueryRowContext(ctx, `SELECT v FROM catalog_meta WHERE k = 'generation'`).Scan(&gen); err != nil {
-		tx.Rollback()
-		return nil, 0, err
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&gen, &id); err != nil {
+			return 0, nil, err
+		}
+		ids = append(ids, id)
 	}
-	return tx, gen, nil
+	return gen, ids, rows.Err()
+}
+
+// maxStmts bounds the prepared-statement cache (listing queries vary with
+// the filters given, but over a small set of shapes).
+const maxStmts = 512
+
+// query runs a read through a cached prepared statement: SQLite's parser
+// was a tenth of a listing's CPU before.
+func (s *Store) query(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
+	s.stmtMu.Lock()
+	st, ok := s.stmts[q]
+	s.stmtMu.Unlock()
+	if !ok {
+		var err error
+		st, err = s.db.PrepareContext(ctx, q)
+		if err != nil {
+			return nil, err
+		}
+		s.stmtMu.Lock()
+		prev, raced := s.stmts[q]
+		full := len(s.stmts) >= maxStmts
+		if !raced && !full {
+			s.stmts[q] = st
+		}
+		s.stmtMu.Unlock()
+		switch {
+		case raced:
+			st.Close()
+			st = prev
+		case full:
+			st.Close()
+			return s.db.QueryContext(ctx, q, args...)
+		}
+	}
+	return st.QueryContext(ctx, args...)
 }
 
 // lookupEvents returns cached events for ids (nil where missing), after
 // resetting the cache if the generation moved.
+// The cache only moves forward: a reader that saw an older generation than
+// the cache holds bypasses it (and stores nothing, see eventsByID).
 func (c *cache) lookupEvents(gen int64, ids []int64) ([]*catalog.Event, []int64) {
 	c.mu.Lock()
-	if c.gen != gen {
+	if gen > c.gen {
 		c.reset(gen)
 	}
 	c.mu.Unlock()
 	c.mu.RLock()
 	defer c.mu.RUnlock()
 	out := make([]*catalog.Event, len(ids))
+	if gen != c.gen {
+		return out, ids
+	}
 	var missing []int64
 	for i, id := range ids {
 		if e, ok := c.events[id]; ok {
@@ -75,12 +122,19 @@ func (c *cache) lookupEvents(gen int64, ids []int64) ([]*catalog.Event, []int64)
 }
 
 // eventsByID loads events in ids' order through the cache.
-func (s *Store) eventsByID(ctx context.Context, tx *sql.Tx, gen int64, ids []int64) ([]catalog.Event, error) {
+func (s *Store) eventsByID(ctx context.Context, tx execer, gen int64, ids []int64) ([]catalog.Event, error) {
 	found, missing := s.cache.lookupEvents(gen, ids)
 	if len(missing) > 0 {
 		loaded, err := loadEvents(ctx, tx, missing)
 		if err != nil {
 			return nil, err
+		}
+		// Rev is gen+1 so it is never 0 (0 means unversioned to the handler).
+		for _, e := range loaded {
+			e.Rev = gen + 1
+			for i := range e.Markets {
+				e.Markets[i].Rev = gen + 1
+			}
 		}
 		s.cache.mu.Lock()
 		if s.cache.gen == gen {
@@ -95,16 +149,10 @@ func (s *Store) eventsByID(ctx context.Context, tx *sql.Tx, gen int64, ids []int
 			}
 		}
 	}
-	// Rev is gen+1 so it is never 0 (0 means unversioned to the handler).
 	out := make([]catalog.Event, 0, len(ids))
 	for _, e := range found {
 		if e != nil {
-			c := cloneEvent(e)
-			c.Rev = gen + 1
-			for i := range c.Markets {
-				c.Markets[i].Rev = gen + 1
-			}
-			out = append(out, c)
+			out = append(out, cloneEvent(e))
 		}
 	}
 	return out, nil
@@ -167,15 +215,15 @@ func loadEvents(ctx context.Context, q execer, ids []int64) (map[int64]*catalog.
 }
 
 // marketsByID loads markets in ids' order through the cache.
-func (s *Store) marketsByID(ctx context.Context, tx *sql.Tx, gen int64, ids []int64) ([]catalog.Market, error) {
+func (s *Store) marketsByID(ctx context.Context, tx execer, gen int64, ids []int64) ([]catalog.Market, error) {
 	s.cache.mu.Lock()
-	if s.cache.gen != gen {
+	if gen > s.cache.gen {
 		s.cache.reset(gen)
 	}
 	found := make([]*catalog.Market, len(ids))
 	var missing []int64
 	for i, id := range ids {
-		if m, ok := s.cache.markets[id]; ok {
+		if m, ok := s.cache.markets[id]; ok && gen == s.cache.gen {
 			found[i] = m
 		} else {
 			missing = append(missing, id)
@@ -202,6 +250,7 @@ func (s *Store) marketsByID(ctx context.Context, tx *sql.Tx, gen int64, ids []in
 					rows.Close()
 					return nil, fmt.Errorf("catalogsql: market %d: %w", id, err)
 				}
+				m.Rev = gen + 1
 				loaded[id] = m
 			}
 			rows.Close()
@@ -225,9 +274,7 @@ func (s *Store) marketsByID(ctx context.Context, tx *sql.Tx, gen int64, ids []in
 	out := make([]catalog.Market, 0, len(ids))
 	for _, m := range found {
 		if m != nil {
-			c := *m
-			c.Rev = gen + 1
-			out = append(out, c)
+			out = append(out, *m)
 		}
 	}
 	return out, nil

@@ -155,32 +155,24 @@ func (s *Store) ListEvents(ctx context.Context, f catalog.EventFilter) ([]catalo
 	return s.eventQuery(ctx, "SELECT e.id FROM catalog_events e"+w.sql()+tail, w.args...)
 }
 
-// eventQuery runs an id query and loads the events, in one snapshot.
+// eventQuery runs an id query and loads the events. The generation is read
+// in the same statement as the ids (one snapshot); documents loaded after
+// it can only be as new or newer, which the cache tolerates (see cache).
 func (s *Store) eventQuery(ctx context.Context, query string, args ...any) ([]catalog.Event, error) {
-	tx, gen, err := s.readTx(ctx)
-	if err != nil {
-		return nil, err
+	gen, ids, err := s.queryGenIDs(ctx, query, args...)
+	if err != nil || len(ids) == 0 {
+		return []catalog.Event{}, err
 	}
-	defer tx.Rollback()
-	ids, err := queryIDs(ctx, tx, query, args...)
-	if err != nil {
-		return nil, err
-	}
-	return s.eventsByID(ctx, tx, gen, ids)
+	return s.eventsByID(ctx, s.db, gen, ids)
 }
 
-// marketQuery runs an id query and loads the markets, in one snapshot.
+// marketQuery is eventQuery for markets.
 func (s *Store) marketQuery(ctx context.Context, query string, args ...any) ([]catalog.Market, error) {
-	tx, gen, err := s.readTx(ctx)
-	if err != nil {
-		return nil, err
+	gen, ids, err := s.queryGenIDs(ctx, query, args...)
+	if err != nil || len(ids) == 0 {
+		return []catalog.Market{}, err
 	}
-	defer tx.Rollback()
-	ids, err := queryIDs(ctx, tx, query, args...)
-	if err != nil {
-		return nil, err
-	}
-	return s.marketsByID(ctx, tx, gen, ids)
+	return s.marketsByID(ctx, s.db, gen, ids)
 }
 
 // getEvent reads one event without the cache (the write path).

@@ -386,3 +386,97 @@ func TestRateLimitHookScopes(t *testing.T) {
 		t.Errorf("scopes:\n got %s\nwant %s", got, want)
 	}
 }
+
+// Readers and a writer at once (run with -race): every read answers 200 and
+// a read after the writes sees the last one.
+func TestConcurrentReadsAndWrites(t *testing.T) {
+	e := newEnv(t)
+	done := make(chan struct{})
+	errs := make(chan error, 8)
+	for range 4 {
+		go func() {
+			for {
+				select {
+				case <-done:
+					errs <- nil
+					return
+				default:
+				}
+				for _, p := range []string{"/events/keyset?limit=2", "/events/101", "/markets?limit=3"} {
+					resp, err := http.Get(e.srv.URL + p)
+					if err != nil {
+						errs <- err
+						return
+					}
+					resp.Body.Close()
+					if resp.StatusCode != 200 {
+						errs <- fmt.Errorf("%s: %d", p, resp.StatusCode)
+						return
+					}
+				}
+			}
+		}()
+	}
+	line := demoMarkets()[0]
+	for i := range 20 {
+		line.EventTitle = fmt.Sprintf("Bitcoin price %d", i)
+		if err := e.store.UpsertFromLedgerMarket(context.Background(), line); err != nil {
+			t.Fatal(err)
+		}
+	}
+	close(done)
+	for range 4 {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	var ev map[string]any
+	e.get(t, "/events/101", &ev)
+	if ev["title"] != "Bitcoin price 19" || objs(t, ev["markets"])[0]["events"].([]any)[0].(map[string]any)["title"] != "Bitcoin price 19" {
+		t.Errorf("after writes: title %v", ev["title"])
+	}
+}
+
+// include_markets=false removes the markets key (gamma-OBSERVED.md); absent
+// or true keeps it.
+func TestIncludeMarkets(t *testing.T) {
+	e := newEnv(t)
+	for _, c := range []struct {
+		path string
+		has  bool
+	}{
+		{"/events/101", true},
+		{"/events/101?include_markets=true", true},
+		{"/events/101?include_markets=false", false},
+		{"/events/101", true}, // the cached variant does not leak
+	} {
+		var ev map[string]any
+		e.get(t, c.path, &ev)
+		if _, ok := ev["markets"]; ok != c.has || ev["id"] != "101" || ev["tags"] == nil {
+			t.Errorf("%s: markets present %v, want %v", c.path, ok, c.has)
+		}
+	}
+	var list []map[string]any
+	e.get(t, "/events?include_markets=false&id=101", &list)
+	if _, ok := list[0]["markets"]; ok {
+		t.Errorf("listing kept markets")
+	}
+	var page map[string]any
+	e.get(t, "/events/keyset?include_markets=false&limit=1", &page)
+	if _, ok := objs(t, page["events"])[0]["markets"]; ok {
+		t.Errorf("keyset kept markets")
+	}
+}
+
+func TestEncodedSlug(t *testing.T) {
+	e := newEnv(t)
+	resp, err := http.Post(e.srv.URL+"/admin/catalog", "application/json", strings.NewReader(`{"id":"600","slug":"a/b c"}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	var ev map[string]any
+	if st := e.get(t, "/events/slug/a%2Fb%20c", &ev); st != 200 || ev["id"] != "600" {
+		t.Errorf("encoded slug: %d %v", st, ev)
+	}
+}

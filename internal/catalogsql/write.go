@@ -18,6 +18,9 @@ type Store struct {
 	db    *sql.DB
 	mu    sync.Mutex // serialises writers: an upsert reads then rewrites an event
 	cache cache
+
+	stmtMu sync.Mutex
+	stmts  map[string]*sql.Stmt
 }
 
 var _ catalog.Store = (*Store)(nil)
@@ -27,7 +30,7 @@ func New(ctx context.Context, db *sql.DB) (*Store, error) {
 	if err := migrate(ctx, db); err != nil {
 		return nil, err
 	}
-	s := &Store{db: db}
+	s := &Store{db: db, stmts: map[string]*sql.Stmt{}}
 	s.cache.reset(-1)
 	return s, nil
 }
@@ -204,7 +207,7 @@ func writeMarket(ctx context.Context, tx execer, eventID int64, pos int, m *cata
 	case err != nil:
 		return err
 	case prev.Valid && m.ConditionID != nil && prev.String != *m.ConditionID:
-		return fmt.Errorf("catalogsql: market id %d already belongs to condition %s, not %s", id, prev.String, *m.ConditionID)
+		return fmt.Errorf("%w: market id %d already belongs to condition %s, not %s", catalog.ErrConflict, id, prev.String, *m.ConditionID)
 	}
 	// A market id moving to another event: drop its old row's links first.
 	for _, q := range []string{
