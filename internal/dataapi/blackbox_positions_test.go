@@ -111,7 +111,7 @@ func TestPositions_TitleIsCaseInsensitiveLike(t *testing.T) {
 func TestPositions_FilterTypeAndAmount(t *testing.T) {
 	w := bookWorld(t)
 	for _, tc := range []struct{ q, want string }{
-		{"&filter_amount=10", "21 11"},                // TOKENS: at least 10 shares
+		{"&filter_amount=10", "21 11"}, // TOKENS: at least 10 shares
 		{"&filter_type=TOKENS&filter_amount=5", "21 11 41"},
 		{"&filter_type=CASH&filter_amount=5", "21 11"}, // CASH: current_value at least 5
 		{"&filterType=cash&filterAmount=1", "21 11 41"},
