@@ -9,7 +9,6 @@ require (
 	github.com/prometheus/client_golang v1.25.0
 	golang.org/x/crypto v0.58.0
 	golang.org/x/term v0.47.0
-	modernc.org/sqlite v1.61.1
 	pgregory.net/rapid v1.3.0
 )
 

@@ -3,6 +3,7 @@ package dataapi
 import (
 	"log/slog"
 	"net/http"
+	"runtime"
 	"time"
 
 	"pmx/internal/ratelimit"
@@ -22,6 +23,12 @@ type Options struct {
 	// slots, 2 s wait.
 	HeavySlots int
 	HeavyWait  time.Duration
+	// DBSlots/DBWait size the database-acquire budget every route passes
+	// (after the heavy queue): a request that cannot get a database slot
+	// within DBWait is 503 request_timeout with Retry-After, never a 429.
+	// Defaults: 2×CPU slots (at least 4), 1 s wait.
+	DBSlots int
+	DBWait  time.Duration
 	// Limits is the per-client (IP) allowance; nil = ratelimit.DataDefaults.
 	Limits *ratelimit.Config
 }
@@ -50,6 +57,12 @@ func New(o Options) *Service {
 	if o.HeavyWait == 0 {
 		o.HeavyWait = 2 * time.Second
 	}
+	if o.DBSlots == 0 {
+		o.DBSlots = max(2*runtime.NumCPU(), 4)
+	}
+	if o.DBWait == 0 {
+		o.DBWait = time.Second
+	}
 	cur, err := NewCursors(o.CursorKey)
 	if err != nil {
 		panic(err)
@@ -64,10 +77,14 @@ func New(o Options) *Service {
 	}
 	s := &Service{store: o.Store, cursors: cur, clock: o.Clock, mux: NewMux()}
 	heavy := NewHeavyQueue(GateConfig{Slots: o.HeavySlots, Wait: o.HeavyWait, Clock: o.Clock}, time.Second)
+	// The database queue is bounded by its wait, not its length: every
+	// admitted request may wait for a database slot.
+	db := NewDBGate(GateConfig{Slots: o.DBSlots, MaxQueue: 1 << 16, Wait: o.DBWait, Clock: o.Clock})
 
 	// Heavy routes (production words their 429 "heavy-query capacity") queue
-	// for a slot; the rest run directly.
-	heavyRoute := func(path string, h HandlerFunc) { s.mux.Handle(path, heavy.Wrap(h)) }
+	// for a heavy slot, then every route takes a database slot.
+	heavyRoute := func(path string, h HandlerFunc) { s.mux.Handle(path, heavy.Wrap(db.Wrap(h))) }
+	lightRoute := func(path string, h HandlerFunc) { s.mux.Handle(path, db.Wrap(h)) }
 	heavyRoute("/v2/positions", s.positions)
 	heavyRoute("/v2/positions/combos", s.comboPositions)
 	heavyRoute("/v2/value", s.value)
@@ -75,9 +92,9 @@ func New(o Options) *Service {
 	heavyRoute("/v2/trades", s.trades)
 	heavyRoute("/v2/activity", s.activity)
 	heavyRoute("/v2/activity/combos", s.comboActivity)
-	s.mux.HandleFunc("/v2/approvals", s.approvals)
-	s.mux.HandleFunc("/v2/user-stats", s.userStats)
-	s.mux.HandleFunc("/v2/user-volume", s.userVolume)
+	lightRoute("/v2/approvals", s.approvals)
+	lightRoute("/v2/user-stats", s.userStats)
+	lightRoute("/v2/user-volume", s.userVolume)
 	s.registerV1()
 
 	var h http.Handler = s.mux
