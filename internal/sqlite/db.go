@@ -35,6 +35,8 @@ type DB struct {
 	mu    sync.Mutex // serializes Apply
 	cat   atomic.Pointer[catalog]
 	clock func() time.Time
+
+	boards boardCache // memoised boards (boards.go)
 }
 
 var _ store.Store = (*DB)(nil)
