@@ -143,3 +143,35 @@ func ratText(s string) string {
 	v, _ := new(big.Rat).SetString(s)
 	return v.FloatString(6)
 }
+
+// Boards are memoised per data generation: an Apply after a read is seen by
+// the next read of every board.
+func TestBoards_RefreshAfterApply(t *testing.T) {
+	w := MustWorld(t)
+	w.MustApply(boardsLedger)
+	before := map[string]string{}
+	paths := []string{"/v2/leaderboard?sort_by=VOLUME", "/v2/builders/leaderboard", "/v2/builders/volume",
+		"/v2/biggest-winners?category=politics", "/v2/leaderboard?user={W5}"}
+	for _, p := range paths {
+		before[p] = string(w.MustGet(p, nil).Body)
+	}
+	w.MustApply(`
+{"kind":"trade","tx_hash":"{H50}","log_index":0,"block_number":50,"timestamp":{T-100},"token_id":"22","maker":"{B}","taker":"{W5}","side":"BUY","price":"0.6","size":"300","builder_code":"{BC2}"}
+{"kind":"resolution","condition_id":"{M2}","payouts":["0","1"],"resolved_at":{T-50}}
+`)
+	for _, p := range paths {
+		if after := string(w.MustGet(p, nil).Body); after == before[p] {
+			t.Errorf("%s: unchanged after Apply: %s", p, after)
+		}
+	}
+	rows := w.MustWalk("/v2/leaderboard?sort_by=VOLUME", "")
+	MustEqualRows(t, "after", rows, "user_id", V("{B}"), V("{W5}"), V("{A}"), V("{C}"))
+	MustEqualRows(t, "after", rows, "volume", "350", "300", "100", "50")
+	// NO won M2: B's 1000 NO split at 0.5 (300 sold at 0.6: +30; 700 paid
+	// 1 for 350) and E's 300 bought at 0.6 (180).
+	pol := w.MustPage("/v2/biggest-winners?category=politics").Data
+	MustEqualRows(t, "politics", pol, "user_id", V("{B}"), V("{W5}"))
+	MustFields(t, "B wins", pol[0], map[string]string{"pnl": "380", "initial_value": "500", "final_value": "880"})
+	MustFields(t, "E wins", pol[1], map[string]string{
+		"user_id": V("{W5}"), "pnl": "120", "initial_value": "180", "final_value": "300", "position_id": "22"})
+}
