@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"sync"
 
 	"pmx/internal/store"
@@ -68,14 +69,20 @@ func (c *boardCache) get(ctx context.Context, gen int64, key string, build func(
 	}
 }
 
-// cached is get with the generation read from the store.
-func cached[T any](ctx context.Context, db *DB, key string, build func() (T, error)) (T, error) {
+// cached is get with the generation read from the store. The build gets the
+// catalog published when the request began, and the key names that catalog:
+// Apply commits before it publishes its catalog, so a build that raced a
+// commit (new rows, old catalog) is cached under the old catalog's key and
+// the next request, seeing the new catalog, rebuilds.
+func cached[T any](ctx context.Context, db *DB, key string, build func(cat *catalog) (T, error)) (T, error) {
 	var zero T
+	cat := db.cat.Load()
 	var gen int64
 	if err := db.r.QueryRowContext(ctx, `SELECT applied FROM ingest WHERE id = 1`).Scan(&gen); err != nil {
 		return zero, err
 	}
-	v, err := db.boardCache().get(ctx, gen, key, func() (any, error) { return build() })
+	key = fmt.Sprintf("%p|%s", cat, key)
+	v, err := db.boardCache().get(ctx, gen, key, func() (any, error) { return build(cat) })
 	if err != nil {
 		return zero, err
 	}

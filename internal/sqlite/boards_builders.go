@@ -95,7 +95,7 @@ func (a *builderAgg) add(size amount.Micro, maker int64) {
 // routed fill in the window.
 func (db *DB) BuildersLeaderboard(ctx context.Context, p store.BuildersLeaderboardParams) (store.OffsetPage[store.BuilderStanding], error) {
 	start := store.WindowStart(p.Period, p.Now)
-	rows, err := cached(ctx, db, fmt.Sprintf("bl|%d", start), func() ([]store.BuilderStanding, error) {
+	rows, err := cached(ctx, db, fmt.Sprintf("bl|%d", start), func(*catalog) ([]store.BuilderStanding, error) {
 		aggs := map[string]*builderAgg{}
 		err := db.scanBuilderFills(ctx, start, func(code string, _ int64, size amount.Micro, maker int64) {
 			a := aggs[code]
@@ -176,7 +176,7 @@ func bucketsBack(interval string, now int64, n int) time.Time {
 func (db *DB) BuildersVolume(ctx context.Context, p store.BuildersVolumeParams) ([]store.BuilderVolumePoint, error) {
 	n := max(p.Buckets, 1)
 	first := bucketsBack(p.Interval, p.Now, n)
-	return cached(ctx, db, fmt.Sprintf("bv|%s|%d|%d", p.Interval, first.Unix(), n), func() ([]store.BuilderVolumePoint, error) {
+	return cached(ctx, db, fmt.Sprintf("bv|%s|%d|%d", p.Interval, first.Unix(), n), func(*catalog) ([]store.BuilderVolumePoint, error) {
 		type key struct {
 			bucket int64
 			code   string

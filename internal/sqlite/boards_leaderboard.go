@@ -83,18 +83,18 @@ func (db *DB) LeaderboardUser(ctx context.Context, p store.LeaderboardParams, us
 func (db *DB) leaderboard(ctx context.Context, p store.LeaderboardParams) (*leaderboard, error) {
 	start := store.WindowStart(p.Period, p.Now)
 	all := p.Period == store.PeriodAll
-	cat := strings.ToLower(p.Category)
-	if cat == "" {
-		cat = store.CategoryOverall
+	category := strings.ToLower(p.Category)
+	if category == "" {
+		category = store.CategoryOverall
 	}
-	key := fmt.Sprintf("lb|%d|%t|%s", start, all, cat)
-	return cached(ctx, db, key, func() (*leaderboard, error) {
+	key := fmt.Sprintf("lb|%d|%t|%s", start, all, category)
+	return cached(ctx, db, key, func(cat *catalog) (*leaderboard, error) {
 		var rows map[int64]*lbRow
 		var err error
-		if cat == store.CategoryOverall {
-			rows, err = db.overallStandings(ctx, start, all)
+		if category == store.CategoryOverall {
+			rows, err = db.overallStandings(ctx, cat, start, all)
 		} else {
-			rows, err = db.categoryStandings(ctx, start, all, cat)
+			rows, err = db.categoryStandings(ctx, cat, start, all, category)
 		}
 		if err != nil {
 			return nil, err
@@ -102,7 +102,7 @@ func (db *DB) leaderboard(ctx context.Context, p store.LeaderboardParams) (*lead
 		if err := db.fillProfiles(ctx, rows); err != nil {
 			return nil, err
 		}
-		return rankLeaderboard(rows, cat == store.CategoryCombos), nil
+		return rankLeaderboard(rows, category == store.CategoryCombos), nil
 	})
 }
 
@@ -112,7 +112,7 @@ func (db *DB) leaderboard(ctx context.Context, p store.LeaderboardParams) (*lead
 // change in economic PnL (realized + unrealized at current marks + rebates
 // and rewards; deposits and withdrawals are not PnL) since the end of the
 // day before the window.
-func (db *DB) overallStandings(ctx context.Context, start int64, all bool) (map[int64]*lbRow, error) {
+func (db *DB) overallStandings(ctx context.Context, cat *catalog, start int64, all bool) (map[int64]*lbRow, error) {
 	rows := map[int64]*lbRow{}
 	q, err := db.r.QueryContext(ctx, `SELECT wid, realized_market + realized_combo,
 		maker_rebate + taker_rebate + reward + yield + referral, volume FROM wallets`)
@@ -139,7 +139,6 @@ func (db *DB) overallStandings(ctx context.Context, start int64, all bool) (map[
 	if all {
 		return rows, nil
 	}
-	cat := db.cat.Load()
 	q, err = db.r.QueryContext(ctx, `SELECT wid, tid, size, cost FROM positions WHERE size > 0`)
 	if err != nil {
 		return nil, err
@@ -188,8 +187,7 @@ func (db *DB) overallStandings(ctx context.Context, start int64, all bool) (map[
 // attributes a position's whole PnL to the window of its last event).
 // combos: combo positions likewise (no volume: combo fills are not board
 // volume).
-func (db *DB) categoryStandings(ctx context.Context, start int64, all bool, category string) (map[int64]*lbRow, error) {
-	cat := db.cat.Load()
+func (db *DB) categoryStandings(ctx context.Context, cat *catalog, start int64, all bool, category string) (map[int64]*lbRow, error) {
 	rows := map[int64]*lbRow{}
 	row := func(wid int64) *lbRow {
 		r := rows[wid]

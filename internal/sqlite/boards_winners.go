@@ -26,8 +26,8 @@ func (db *DB) BiggestWinners(ctx context.Context, p store.BiggestWinnersParams) 
 	if cat == "" {
 		cat = store.CategoryOverall
 	}
-	list, err := cached(ctx, db, "bw|"+strconv.FormatInt(start, 10)+"|"+cat, func() ([]store.BiggestWinner, error) {
-		all, err := cached(ctx, db, "bw", func() ([]winner, error) { return db.winners(ctx) })
+	list, err := cached(ctx, db, "bw|"+strconv.FormatInt(start, 10)+"|"+cat, func(c *catalog) ([]store.BiggestWinner, error) {
+		all, err := cached(ctx, db, "bw", func(c *catalog) ([]winner, error) { return db.winners(ctx, c) })
 		if err != nil {
 			return nil, err
 		}
@@ -74,8 +74,7 @@ func (db *DB) BiggestWinners(ctx context.Context, p store.BiggestWinnersParams) 
 // so pnl = final_value − initial_value on every row by construction. For a
 // position bought and held to redemption, initial is what was paid and final
 // what resolution paid, on both kinds.
-func (db *DB) winners(ctx context.Context) ([]winner, error) {
-	cat := db.cat.Load()
+func (db *DB) winners(ctx context.Context, cat *catalog) ([]winner, error) {
 	var out []winner
 	var mids []int64
 	for _, m := range cat.byMid {
