@@ -17,34 +17,48 @@ type builderInfo struct {
 	verified    bool
 }
 
-// builderAgg accumulates one builder's fills (in a window or a bucket).
+// builderAgg is one builder's fills in a window or a bucket.
 type builderAgg struct {
 	code   string
 	volume amount.Micro
-	makers map[int64]struct{}
+	makers int64 // distinct maker wallets
 }
 
-// scanBuilderFills calls fn for every market fill routed by a builder with
-// timestamp ≥ since: its builder code, time, size, and maker wallet. It reads
-// the taker rows through the (ts) partial index and each maker row at seq+1.
-func (db *DB) scanBuilderFills(ctx context.Context, since int64, fn func(code string, ts int64, size amount.Micro, maker int64)) error {
-	q, err := db.r.QueryContext(ctx, `SELECT t.builder, t.ts, t.size, m.wid FROM activity t
-		JOIN activity m ON m.seq = t.seq + 1
-		WHERE t.type = 0 AND t.taker = 1 AND t.ts >= ? AND t.builder IS NOT NULL`, since)
+// bucketExpr is the SQL date (YYYY-MM-DD, UTC) of the calendar bucket of a
+// fill's t.ts: its day, its ISO week's Monday (epoch day 0 was a Thursday),
+// its month's or its year's first day; "" for one bucket (the leaderboard).
+var bucketExpr = map[string]string{
+	"":                `''`,
+	store.PeriodDay:   `date(t.ts, 'unixepoch')`,
+	store.PeriodWeek:  `date((t.ts / 86400 - (t.ts / 86400 + 3) % 7) * 86400, 'unixepoch')`,
+	store.PeriodMonth: `strftime('%Y-%m-01', t.ts, 'unixepoch')`,
+	store.PeriodAll:   `strftime('%Y-01-01', t.ts, 'unixepoch')`,
+}
+
+// builderFills aggregates the market fills routed by a builder with
+// timestamp ≥ since, per (builder, bucket of interval): volume (both sides:
+// 2 × size, so a builder's volume is the sum of the board volumes of the
+// fills it routed) and distinct makers. It reads the taker rows through the
+// (ts) partial index and each maker row at seq+1; SQLite aggregates, so only
+// one row per (builder, bucket) crosses into Go.
+func (db *DB) builderFills(ctx context.Context, since int64, interval string) (map[string][]*builderAgg, error) {
+	q, err := db.r.QueryContext(ctx, `SELECT t.builder, `+bucketExpr[interval]+` AS b, 2 * SUM(t.size),
+		COUNT(DISTINCT m.wid) FROM activity t JOIN activity m ON m.seq = t.seq + 1
+		WHERE t.type = 0 AND t.taker = 1 AND t.ts >= ? AND t.builder IS NOT NULL GROUP BY t.builder, b`, since)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	defer q.Close()
+	out := map[string][]*builderAgg{}
 	for q.Next() {
-		var code string
-		var ts, maker int64
-		var size amount.Micro
-		if err := q.Scan(&code, &ts, &size, &maker); err != nil {
-			return err
+		var a builderAgg
+		var bucket string
+		if err := q.Scan(&a.code, &bucket, &a.volume, &a.makers); err != nil {
+			return nil, err
 		}
-		fn(code, ts, size, maker)
+		out[bucket] = append(out[bucket], &a)
 	}
-	return q.Err()
+	return out, q.Err()
 }
 
 func (db *DB) builderInfos(ctx context.Context) (map[string]builderInfo, error) {
@@ -84,27 +98,12 @@ func rankBuilders(aggs []*builderAgg) []int64 {
 	return ranks
 }
 
-// add counts one fill on both sides (board volume is both-sides shares, so a
-// builder's volume is the sum of the board volumes of the fills it routed).
-func (a *builderAgg) add(size amount.Micro, maker int64) {
-	a.volume += 2 * size
-	a.makers[maker] = struct{}{}
-}
-
 // BuildersLeaderboard implements store.Boards: one row per builder with a
 // routed fill in the window.
 func (db *DB) BuildersLeaderboard(ctx context.Context, p store.BuildersLeaderboardParams) (store.OffsetPage[store.BuilderStanding], error) {
 	start := store.WindowStart(p.Period, p.Now)
 	rows, err := cached(ctx, db, fmt.Sprintf("bl|%d", start), func(*catalog) ([]store.BuilderStanding, error) {
-		aggs := map[string]*builderAgg{}
-		err := db.scanBuilderFills(ctx, start, func(code string, _ int64, size amount.Micro, maker int64) {
-			a := aggs[code]
-			if a == nil {
-				a = &builderAgg{code: code, makers: map[int64]struct{}{}}
-				aggs[code] = a
-			}
-			a.add(size, maker)
-		})
+		aggs, err := db.builderFills(ctx, start, "")
 		if err != nil {
 			return nil, err
 		}
@@ -112,16 +111,13 @@ func (db *DB) BuildersLeaderboard(ctx context.Context, p store.BuildersLeaderboa
 		if err != nil {
 			return nil, err
 		}
-		list := make([]*builderAgg, 0, len(aggs))
-		for _, a := range aggs {
-			list = append(list, a)
-		}
+		list := aggs[""]
 		ranks := rankBuilders(list)
 		out := make([]store.BuilderStanding, len(list))
 		for i, a := range list {
 			b := named(infos, a.code)
 			out[i] = store.BuilderStanding{Rank: ranks[i], BuilderName: b.name, BuilderCode: a.code,
-				ProfileImage: b.image, Verified: b.verified, Volume: a.volume, ActiveUsers: int64(len(a.makers))}
+				ProfileImage: b.image, Verified: b.verified, Volume: a.volume, ActiveUsers: a.makers}
 		}
 		return out, nil
 	})
@@ -177,22 +173,7 @@ func (db *DB) BuildersVolume(ctx context.Context, p store.BuildersVolumeParams) 
 	n := max(p.Buckets, 1)
 	first := bucketsBack(p.Interval, p.Now, n)
 	return cached(ctx, db, fmt.Sprintf("bv|%s|%d|%d", p.Interval, first.Unix(), n), func(*catalog) ([]store.BuilderVolumePoint, error) {
-		type key struct {
-			bucket int64
-			code   string
-		}
-		aggs := map[key]*builderAgg{}
-		byBucket := map[int64][]*builderAgg{}
-		err := db.scanBuilderFills(ctx, first.Unix(), func(code string, ts int64, size amount.Micro, maker int64) {
-			k := key{bucketOf(p.Interval, ts).Unix(), code}
-			a := aggs[k]
-			if a == nil {
-				a = &builderAgg{code: code, makers: map[int64]struct{}{}}
-				aggs[k] = a
-				byBucket[k.bucket] = append(byBucket[k.bucket], a)
-			}
-			a.add(size, maker)
-		})
+		byBucket, err := db.builderFills(ctx, first.Unix(), p.Interval)
 		if err != nil {
 			return nil, err
 		}
@@ -200,7 +181,7 @@ func (db *DB) BuildersVolume(ctx context.Context, p store.BuildersVolumeParams) 
 		if err != nil {
 			return nil, err
 		}
-		buckets := make([]int64, 0, len(byBucket))
+		buckets := make([]string, 0, len(byBucket))
 		for b := range byBucket {
 			buckets = append(buckets, b)
 		}
@@ -209,12 +190,11 @@ func (db *DB) BuildersVolume(ctx context.Context, p store.BuildersVolumeParams) 
 		for _, bk := range buckets {
 			list := byBucket[bk]
 			ranks := rankBuilders(list)
-			date := time.Unix(bk, 0).UTC().Format(time.DateOnly)
 			for i, a := range list {
 				b := named(infos, a.code)
-				out = append(out, store.BuilderVolumePoint{Date: date, Rank: ranks[i], BuilderName: b.name,
+				out = append(out, store.BuilderVolumePoint{Date: bk, Rank: ranks[i], BuilderName: b.name,
 					BuilderCode: a.code, ProfileImage: b.image, Verified: b.verified, Volume: a.volume,
-					ActiveUsers: int64(len(a.makers))})
+					ActiveUsers: a.makers})
 			}
 		}
 		return out, nil
