@@ -24,41 +24,79 @@ type builderAgg struct {
 	makers int64 // distinct maker wallets
 }
 
-// bucketExpr is the SQL date (YYYY-MM-DD, UTC) of the calendar bucket of a
-// fill's t.ts: its day, its ISO week's Monday (epoch day 0 was a Thursday),
-// its month's or its year's first day; "" for one bucket (the leaderboard).
-var bucketExpr = map[string]string{
-	"":                `''`,
-	store.PeriodDay:   `date(t.ts, 'unixepoch')`,
-	store.PeriodWeek:  `date((t.ts / 86400 - (t.ts / 86400 + 3) % 7) * 86400, 'unixepoch')`,
-	store.PeriodMonth: `strftime('%Y-%m-01', t.ts, 'unixepoch')`,
-	store.PeriodAll:   `strftime('%Y-01-01', t.ts, 'unixepoch')`,
-}
-
 // builderFills aggregates the market fills routed by a builder with
-// timestamp ≥ since, per (builder, bucket of interval): volume (both sides:
-// 2 × size, so a builder's volume is the sum of the board volumes of the
-// fills it routed) and distinct makers. It reads the taker rows through the
-// (ts) partial index and each maker row at seq+1; SQLite aggregates, so only
-// one row per (builder, bucket) crosses into Go.
+// timestamp ≥ since, per (builder, bucket start of interval; "" = one
+// bucket): volume over both parties' rows (so a builder's volume is the sum
+// of the board volumes of the fills it routed: 2 × size each) and distinct
+// maker wallets. It is an index-only range scan of activity_builder_fills
+// (both rows of a fill carry the code; combo fills carry none).
 func (db *DB) builderFills(ctx context.Context, since int64, interval string) (map[string][]*builderAgg, error) {
-	q, err := db.r.QueryContext(ctx, `SELECT t.builder, `+bucketExpr[interval]+` AS b, 2 * SUM(t.size),
-		COUNT(DISTINCT m.wid) FROM activity t JOIN activity m ON m.seq = t.seq + 1
-		WHERE t.type = 0 AND t.taker = 1 AND t.ts >= ? AND t.builder IS NOT NULL GROUP BY t.builder, b`, since)
+	q, err := db.r.QueryContext(ctx, `SELECT builder, ts, taker, wid, size FROM activity
+		WHERE type = 0 AND builder IS NOT NULL AND ts >= ?`, since)
 	if err != nil {
 		return nil, err
 	}
 	defer q.Close()
-	out := map[string][]*builderAgg{}
+	type key struct {
+		bucket int64
+		code   string
+	}
+	type acc struct {
+		agg    *builderAgg
+		makers map[int64]struct{}
+	}
+	accs := map[key]*acc{}
 	for q.Next() {
-		var a builderAgg
-		var bucket string
-		if err := q.Scan(&a.code, &bucket, &a.volume, &a.makers); err != nil {
+		var code string
+		var ts, taker, wid int64
+		var size amount.Micro
+		if err := q.Scan(&code, &ts, &taker, &wid, &size); err != nil {
 			return nil, err
 		}
-		out[bucket] = append(out[bucket], &a)
+		if taker != rowMaker && taker != rowTaker {
+			continue
+		}
+		k := key{code: code}
+		if interval != "" {
+			k.bucket = bucketStart(interval, ts)
+		}
+		a := accs[k]
+		if a == nil {
+			a = &acc{agg: &builderAgg{code: code}, makers: map[int64]struct{}{}}
+			accs[k] = a
+		}
+		a.agg.volume += size
+		if taker == rowMaker {
+			a.makers[wid] = struct{}{}
+		}
 	}
-	return out, q.Err()
+	if err := q.Err(); err != nil {
+		return nil, err
+	}
+	out := map[string][]*builderAgg{}
+	for k, a := range accs {
+		a.agg.makers = int64(len(a.makers))
+		b := ""
+		if interval != "" {
+			b = time.Unix(k.bucket, 0).UTC().Format(time.DateOnly)
+		}
+		out[b] = append(out[b], a.agg)
+	}
+	return out, nil
+}
+
+// bucketStart is bucketOf in epoch seconds, without a time.Time for the
+// day and week widths (the per-fill hot path).
+func bucketStart(interval string, ts int64) int64 {
+	d := store.DayFloor(ts)
+	switch interval {
+	case store.PeriodDay:
+		return d
+	case store.PeriodWeek:
+		n := d / 86400
+		return (n - ((n+3)%7+7)%7) * 86400 // epoch day 0 was a Thursday; weeks start on Monday
+	}
+	return bucketOf(interval, ts).Unix()
 }
 
 func (db *DB) builderInfos(ctx context.Context) (map[string]builderInfo, error) {
