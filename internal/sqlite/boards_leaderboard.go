@@ -158,17 +158,19 @@ func (db *DB) overallStandings(ctx context.Context, cat *catalog, start int64, a
 	if err := q.Err(); err != nil {
 		return nil, err
 	}
-	// SQLite takes the bare columns of a MAX() aggregate from the max row.
-	q, err = db.r.QueryContext(ctx, `SELECT wid, MAX(day), realized_market + realized_combo + unrealized + maker_rebate +
-		taker_rebate + reward + yield + referral, volume FROM pnl_obs WHERE day < ? GROUP BY wid`, start)
+	// Each wallet's last observation before the window: two primary-key
+	// seeks per wallet rather than a pass over every observation.
+	q, err = db.r.QueryContext(ctx, `SELECT o.wid, o.realized_market + o.realized_combo + o.unrealized + o.maker_rebate +
+		o.taker_rebate + o.reward + o.yield + o.referral, o.volume FROM wallets w
+		JOIN pnl_obs o ON o.wid = w.wid AND o.day = (SELECT MAX(day) FROM pnl_obs WHERE wid = w.wid AND day < ?)`, start)
 	if err != nil {
 		return nil, err
 	}
 	defer q.Close()
 	for q.Next() {
-		var wid, d int64
+		var wid int64
 		var pnl, vol amount.Micro
-		if err := q.Scan(&wid, &d, &pnl, &vol); err != nil {
+		if err := q.Scan(&wid, &pnl, &vol); err != nil {
 			return nil, err
 		}
 		if r := rows[wid]; r != nil {
