@@ -153,7 +153,18 @@ func TestDemoFileIngestsIntoAnEmptyDataDir(t *testing.T) {
 	if err == nil || !strings.Contains(string(out), "line 2") {
 		t.Fatalf("bad ingest must fail naming line 2: %v %s", err, out)
 	}
+	doc := filepath.Join(dir, "catalog.json")
+	os.WriteFile(doc, []byte(`[{"id": "424242", "slug": "imported-event", "title": "Imported event",
+	  "markets": [{"id": "777", "question": "Imported?", "conditionId": "0x`+strings.Repeat("ab", 32)+`",
+	    "slug": "imported", "outcomes": "[\"Yes\", \"No\"]", "clobTokenIds": "[\"5\", \"6\"]"}]}]`), 0o600)
+	out, err = exec.Command(pmxBin, "ingest", "--data-dir", data, doc).CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "imported 1 catalog events") {
+		t.Fatalf("catalog ingest: %v %s", err, out)
+	}
 	urls, _ := startServe(t, "--data-dir", data, "--demo=false")
+	if code, body := get(t, urls["catalog"]+"/events/424242"); code != 200 || !strings.Contains(body, "Imported event") {
+		t.Errorf("imported catalog event not served: %d %s", code, body)
+	}
 	if code, body := get(t, urls["data"]+"/v2/trades?limit=1"); code != 200 || !strings.Contains(body, `"proxy_wallet"`) {
 		t.Errorf("ingested world not served: %d %s", code, body)
 	}
