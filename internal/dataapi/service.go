@@ -96,6 +96,7 @@ func New(o Options) *Service {
 	lightRoute("/v2/user-stats", s.userStats)
 	lightRoute("/v2/user-volume", s.userVolume)
 	s.registerV1()
+	s.mux.HandleFunc("/v2/openapi.json", s.openAPI) // openapi.go: static, no database slot
 
 	var h http.Handler = s.mux
 	h = Deadline(o.RequestTimeout, o.Clock)(h)
