@@ -1,0 +1,104 @@
+package dataapi_test
+
+import (
+	"slices"
+	"testing"
+
+	"pmx/internal/dataapi"
+)
+
+// pendingRoutes are documented routes whose handlers live on branches not
+// merged here yet (boards: leaderboard, biggest-winners, builders/*;
+// markets: holders, oi, live-volume, prices-history, resolutions, tokens,
+// status, accounting snapshot). LEAD: delete this list once those branches
+// are merged; the coverage test then demands every documented route be served.
+var pendingRoutes = []string{
+	"/v2/holders", "/v2/oi", "/v2/live-volume", "/v2/prices-history", "/v2/resolutions", "/v2/tokens",
+	"/v2/leaderboard", "/v2/biggest-winners", "/v2/builders/leaderboard", "/v2/builders/volume",
+	"/v2/status", "/v1/accounting/snapshot",
+}
+
+func oaService(t testing.TB) *dataapi.Service {
+	return dataapi.New(dataapi.Options{CursorKey: []byte("openapi-test-cursor-secret")})
+}
+
+// TestOpenAPICoversServedRoutes: the served paths and the documented paths
+// are the same set. A served route missing from the document always fails;
+// a documented route not served fails unless it is still pending.
+func TestOpenAPICoversServedRoutes(t *testing.T) {
+	doc := loadOpenAPI(t)
+	served := oaService(t).Routes()
+	documented := map[string]bool{}
+	for p, item := range doc.Paths.Map() {
+		documented[p] = true
+		// Only GET is served (HEAD follows it); the document must not
+		// promise any other method.
+		for m := range item.Operations() {
+			if m != "GET" {
+				t.Errorf("%s documents method %s; only GET is served", p, m)
+			}
+		}
+		if item.Get == nil {
+			t.Errorf("%s has no GET operation", p)
+		}
+	}
+	for _, p := range served {
+		if !documented[p] {
+			t.Errorf("served route %s is not in openapi.json", p)
+		}
+	}
+	for p := range documented {
+		if !slices.Contains(served, p) && !slices.Contains(pendingRoutes, p) {
+			t.Errorf("documented route %s is not served", p)
+		}
+	}
+	for _, p := range pendingRoutes {
+		if !documented[p] {
+			t.Errorf("pending route %s is not documented", p)
+		}
+		if slices.Contains(served, p) {
+			t.Logf("pending route %s is served now: drop it from pendingRoutes", p)
+		}
+	}
+}
+
+// TestOpenAPIOperationsComplete: every operation has an id, a summary, the
+// shared error responses, and every parameter a description; retired v1
+// routes answer only errors, 410 first.
+func TestOpenAPIOperationsComplete(t *testing.T) {
+	doc := loadOpenAPI(t)
+	ids := map[string]string{}
+	for p, item := range doc.Paths.Map() {
+		op := item.Get
+		if op == nil {
+			continue
+		}
+		if op.OperationID == "" || op.Summary == "" {
+			t.Errorf("%s: missing operationId or summary", p)
+		}
+		if prev, dup := ids[op.OperationID]; dup {
+			t.Errorf("%s: operationId %s also used by %s", p, op.OperationID, prev)
+		}
+		ids[op.OperationID] = p
+		for _, st := range []int{429, 500, 503} {
+			if op.Responses.Status(st) == nil {
+				t.Errorf("%s: no %d response", p, st)
+			}
+		}
+		if op.Deprecated {
+			if op.Responses.Status(410) == nil || op.Responses.Status(200) != nil {
+				t.Errorf("%s: a retired route documents 410 and no 200", p)
+			}
+		} else if op.Responses.Status(200) == nil {
+			t.Errorf("%s: no 200 response", p)
+		}
+		if len(op.Parameters) > 0 && op.Responses.Status(400) == nil {
+			t.Errorf("%s: takes parameters but documents no 400", p)
+		}
+		for _, pr := range op.Parameters {
+			if pr.Value == nil || pr.Value.Description == "" || pr.Value.In != "query" {
+				t.Errorf("%s: parameter %+v lacks a description or is not a query parameter", p, pr.Value)
+			}
+		}
+	}
+}
