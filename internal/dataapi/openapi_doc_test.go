@@ -1,7 +1,11 @@
 package dataapi_test
 
 import (
+	"bytes"
 	"context"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 
@@ -14,8 +18,12 @@ import (
 // $ref, and fails the test on any error.
 func loadOpenAPI(t testing.TB) *openapi3.T {
 	t.Helper()
-	loader := openapi3.NewLoader()
-	doc, err := loader.LoadFromData(dataapi.OpenAPIDocument())
+	return loadOpenAPIFrom(t, dataapi.OpenAPIDocument())
+}
+
+func loadOpenAPIFrom(t testing.TB, src []byte) *openapi3.T {
+	t.Helper()
+	doc, err := openapi3.NewLoader().LoadFromData(src)
 	if err != nil {
 		t.Fatalf("load openapi.json: %v", err)
 	}
@@ -61,5 +69,29 @@ func TestOpenAPIValidateCatchesBrokenDocuments(t *testing.T) {
 				t.Fatal("broken document accepted")
 			}
 		})
+	}
+}
+
+// TestOpenAPIServedAsEmbedded: GET returns the embedded document byte for
+// byte, as JSON with a trace id; HEAD has the headers and no body.
+func TestOpenAPIServedAsEmbedded(t *testing.T) {
+	srv := httptest.NewServer(oaService(t))
+	defer srv.Close()
+	for _, method := range []string{http.MethodGet, http.MethodHead} {
+		req, _ := http.NewRequest(method, srv.URL+"/v2/openapi.json", nil)
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		want := dataapi.OpenAPIDocument()
+		if method == http.MethodHead {
+			want = nil
+		}
+		if res.StatusCode != 200 || res.Header.Get("Content-Type") != "application/json" ||
+			res.Header.Get("x-trace-id") == "" || !bytes.Equal(body, want) {
+			t.Errorf("%s: status %d, headers %v, %d body bytes", method, res.StatusCode, res.Header, len(body))
+		}
 	}
 }

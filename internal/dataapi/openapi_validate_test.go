@@ -315,3 +315,72 @@ func oaClip(b []byte) string {
 	}
 	return string(b)
 }
+
+// TestOpenAPIValidationCatchesDrift shows the response validation is live:
+// against a document that drifted from the handlers, the same real
+// responses must be rejected.
+func TestOpenAPIValidationCatchesDrift(t *testing.T) {
+	srv := oaStart(t)
+	var raw map[string]any
+	if err := json.Unmarshal(dataapi.OpenAPIDocument(), &raw); err != nil {
+		t.Fatal(err)
+	}
+	schema := func(name string) map[string]any {
+		return raw["components"].(map[string]any)["schemas"].(map[string]any)[name].(map[string]any)
+	}
+	cases := []struct {
+		target string
+		status int
+		drift  func()
+	}{
+		{"/v2/positions?user=" + oaW, 200, func() { // a field the handler sends is undocumented
+			pos := schema("Position")
+			delete(pos["properties"].(map[string]any), "verified")
+			pos["required"] = slices.DeleteFunc(pos["required"].([]any), func(v any) bool { return v == "verified" })
+		}},
+		{"/v2/trades?user=" + oaW + "&start=1", 200, func() { // a documented field is not sent
+			tr := schema("Trade")
+			tr["properties"].(map[string]any)["fill_id"] = map[string]any{"type": "string"}
+			tr["required"] = append(tr["required"].([]any), "fill_id")
+		}},
+		{"/v2/user-stats?user=" + oaNobody, 200, func() { // null data not allowed
+			raw["components"].(map[string]any)["schemas"].(map[string]any)["UserStatsEnvelope"] = map[string]any{
+				"type": "object", "required": []any{"data"}, "properties": map[string]any{"data": map[string]any{"$ref": "#/components/schemas/UserStats"}}}
+		}},
+		{"/traded", 410, func() { // gone is not a documented code
+			ec := schema("ErrorCode")
+			ec["enum"] = slices.DeleteFunc(ec["enum"].([]any), func(v any) bool { return v == "gone" })
+		}},
+	}
+	for _, tc := range cases {
+		tc.drift()
+	}
+	src, err := json.Marshal(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := loadOpenAPIFrom(t, src)
+	for _, tc := range cases {
+		req, _ := http.NewRequest(http.MethodGet, srv.good.URL+tc.target, nil)
+		res, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(res.Body)
+		res.Body.Close()
+		if res.StatusCode != tc.status {
+			t.Fatalf("%s: status %d", tc.target, res.StatusCode)
+		}
+		route, err := oaRoute(doc, req, res.StatusCode)
+		if err != nil {
+			t.Fatal(err)
+		}
+		in := &openapi3filter.RequestValidationInput{Request: req, Route: route}
+		err = openapi3filter.ValidateResponse(context.Background(), &openapi3filter.ResponseValidationInput{
+			RequestValidationInput: in, Status: res.StatusCode, Header: res.Header, Body: io.NopCloser(bytes.NewReader(body)),
+			Options: &openapi3filter.Options{IncludeResponseStatus: true}})
+		if err == nil {
+			t.Errorf("%s: drifted document accepted the response", tc.target)
+		}
+	}
+}
