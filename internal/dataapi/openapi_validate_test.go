@@ -1,6 +1,7 @@
 package dataapi_test
 
 import (
+	"archive/zip"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -53,6 +54,10 @@ func (s oaStore) Value(context.Context, store.ValueParams) (store.Value, error) 
 func (s oaStore) UserVolume(context.Context, store.UserVolumeParams) (store.UserVolume, error) {
 	return store.UserVolume{}, errors.New("disk on fire")
 }
+
+// The accounting snapshot is a ZIP: kin-openapi needs to be told that such
+// a body is a file (its schema is a string with contentMediaType).
+func init() { openapi3filter.RegisterBodyDecoder("application/zip", openapi3filter.FileBodyDecoder) }
 
 type oaServers struct {
 	good, bad *httptest.Server
@@ -265,6 +270,19 @@ func oaCheck(t *testing.T, doc *openapi3.T, base string, tc oaCase, name string)
 		Header: res.Header, Body: io.NopCloser(bytes.NewReader(body)), Options: in.Options}
 	if err := openapi3filter.ValidateResponse(ctx, out); err != nil {
 		t.Errorf("%s: response does not match the document: %v\nbody: %s", name, err, oaClip(body))
+	}
+	if res.Header.Get("Content-Type") == "application/zip" {
+		// The document promises a ZIP holding positions.csv and equity.csv.
+		zr, err := zip.NewReader(bytes.NewReader(body), int64(len(body)))
+		var names []string
+		if err == nil {
+			for _, f := range zr.File {
+				names = append(names, f.Name)
+			}
+		}
+		if !slices.Equal(names, []string{"positions.csv", "equity.csv"}) {
+			t.Errorf("%s: zip holds %v (%v)", name, names, err)
+		}
 	}
 	if res.StatusCode >= 400 {
 		var e struct {
