@@ -118,6 +118,8 @@ func oaCases() []oaCase {
 		{target: "/v2/positions?condition=" + oaC2 + "&limit=1", status: 200, follow: true},
 		{target: "/v2/positions?" + u + "&limit=1", status: 200, follow: true},
 		{target: "/v2/positions/combos?" + u, status: 200},
+		{target: "/v2/positions/combos?user=" + oaW2, status: 200},
+		{target: "/v2/positions?user=" + oaW2 + "&status=REDEEMABLE", status: 200},
 		{target: "/v2/positions/combos?" + u + "&status=RESOLVED_WIN,RESOLVED_LOSS&sort_by=UPDATED", status: 200},
 		{target: "/v2/value?" + u, status: 200},
 		{target: "/v2/value?" + u + "&condition=" + oaC2, status: 200},
