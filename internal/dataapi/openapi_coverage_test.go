@@ -1,8 +1,11 @@
 package dataapi_test
 
 import (
+	"net/url"
 	"slices"
 	"testing"
+
+	"github.com/getkin/kin-openapi/openapi3"
 
 	"pmx/internal/dataapi"
 )
@@ -100,5 +103,48 @@ func TestOpenAPIOperationsComplete(t *testing.T) {
 				t.Errorf("%s: parameter %+v lacks a description or is not a query parameter", p, pr.Value)
 			}
 		}
+	}
+}
+
+// oaAliases is a parameter's documented other spellings (x-pmx-aliases).
+func oaAliases(p *openapi3.Parameter) []string {
+	var out []string
+	if raw, ok := p.Extensions["x-pmx-aliases"].([]any); ok {
+		for _, a := range raw {
+			if s, ok := a.(string); ok {
+				out = append(out, s)
+			}
+		}
+	}
+	return out
+}
+
+// TestOpenAPIAliasesAccepted: every spelling the document lists in
+// x-pmx-aliases reaches the parameter through the service's own query
+// parser, and so does the canonical name.
+func TestOpenAPIAliasesAccepted(t *testing.T) {
+	doc := loadOpenAPI(t)
+	n := 0
+	for path, item := range doc.Paths.Map() {
+		if item.Get == nil {
+			continue
+		}
+		for _, pr := range item.Get.Parameters {
+			p := pr.Value
+			for _, spelling := range append([]string{p.Name}, oaAliases(p)...) {
+				q, err := dataapi.ParseQuery(path, url.QueryEscape(spelling)+"=probe")
+				if err != nil {
+					t.Errorf("%s: %s=probe: %v", path, spelling, err)
+					continue
+				}
+				if got, err := q.Get(p.Name); err != nil || got != "probe" {
+					t.Errorf("%s: %s does not reach parameter %s (got %q, %v)", path, spelling, p.Name, got, err)
+				}
+				n++
+			}
+		}
+	}
+	if n < 100 {
+		t.Fatalf("only %d spellings checked", n)
 	}
 }
