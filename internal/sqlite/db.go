@@ -53,7 +53,7 @@ func Open(path string, opt Options) (*DB, error) {
 	// FULL would fsync the WAL on every commit for no gain in a derived store.
 	q := url.Values{}
 	for _, p := range []string{"busy_timeout(10000)", "journal_mode(WAL)", "synchronous(NORMAL)",
-		"foreign_keys(0)", "cache_size(-65536)"} {
+		"foreign_keys(0)", "cache_size(-65536)", "mmap_size(4294967296)"} {
 		q.Add("_pragma", p)
 	}
 	dsn := "file:" + path + "?" + q.Encode()
