@@ -55,7 +55,7 @@ type Options struct {
 func dsnOf(path string) string {
 	q := url.Values{}
 	for _, p := range []string{"busy_timeout(10000)", "journal_mode(WAL)", "synchronous(NORMAL)",
-		"foreign_keys(0)", "cache_size(-65536)"} {
+		"foreign_keys(0)", "cache_size(-65536)", "mmap_size(4294967296)"} {
 		q.Add("_pragma", p)
 	}
 	return "file:" + path + "?" + q.Encode()
