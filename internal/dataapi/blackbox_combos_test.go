@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 )
 
 // comboLedger: combo X1 = (M1 Yes) AND (M2 Yes), position ids 9001/9002.
@@ -106,5 +107,24 @@ func TestComboPositions_WalkVisitsEveryRowOnceInOrder(t *testing.T) {
 	w.MustPage("/v2/positions/combos?user={A}&sort_by=ENTRY_COST&sortDirection=DESC&cursor=" + c)
 	w.MustError("/v2/positions/combos?user={A}&sort_by=UPDATED&cursor="+c, 400, "invalid_request", "cursor", "contradicts")
 	w.MustError("/v2/positions/combos?user={B}&cursor="+c, 400, "invalid_request", "cursor", "contradicts")
+	// CURRENT_VALUE is an alias of ENTRY_COST: restating the other spelling agrees.
+	c2 := *w.MustPage("/v2/positions/combos?user={A}&limit=2&sort_by=CURRENT_VALUE").Pagination.NextCursor
+	next := w.MustPage("/v2/positions/combos?user={A}&sort_by=ENTRY_COST&cursor=" + c2)
+	same := w.MustPage("/v2/positions/combos?user={A}&cursor=" + c)
+	MustEqualRows(t, "alias", next.Data, "combo_condition_id", col(same.Data, "combo_condition_id")...)
 	w.MustError("/v2/positions/combos?cursor="+c, 400, "invalid_request", "user", "required query param 'user' not provided")
+}
+
+func TestComboPositions_SyncWatermarkCappedNinetySecondsBeforeNow(t *testing.T) {
+	w := MustWorld(t)
+	w.MustApply(marketsLedger + `
+{"kind":"combo_market","combo_condition_id":"{X1}","outcomes":["Yes","No"],"token_ids":["9001","9002"],"legs":[{"condition_id":"{M1}","outcome_index":0},{"condition_id":"{M2}","outcome_index":0}]}
+{"kind":"combo_trade","tx_hash":"{H40}","log_index":0,"block_number":3000,"timestamp":{T-100},"user":"{A}","combo_condition_id":"{X1}","outcome_index":0,"side":"BUY","price":"0.2","size":"10"}
+{"kind":"combo_trade","tx_hash":"{H41}","log_index":0,"block_number":3001,"timestamp":{T-30},"user":"{A}","combo_condition_id":"{X1}","outcome_index":1,"side":"BUY","price":"0.8","size":"10"}
+`)
+	MustEqualRows(t, "no watermark", w.MustPage("/v2/positions/combos?user={A}&sort_by=UPDATED").Data, "outcome_index", "1", "0")
+	MustEqualRows(t, "after", w.MustPage("/v2/positions/combos?user={A}&updated_after={T-1000}").Data, "outcome_index", "0")
+	MustEqualRows(t, "before", w.MustPage("/v2/positions/combos?user={A}&updatedBefore={T}").Data, "outcome_index", "0")
+	w.Clock.Advance(time.Minute)
+	MustEqualRows(t, "settled", w.MustPage("/v2/positions/combos?user={A}&updated_after={T-1000}&sort_by=UPDATED&sort_direction=ASC").Data, "outcome_index", "0", "1")
 }
