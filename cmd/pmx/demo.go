@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"pmx/internal/demo"
+	"pmx/internal/ingest"
 	"pmx/internal/ledger"
 	"pmx/internal/progress"
-	"pmx/internal/store"
 )
 
 // applyChunk is how many demo events go into one Apply transaction.
@@ -50,7 +50,7 @@ func demoCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error
 
 // applyDemo streams the demo world into st in chunks, showing progress by the
 // events' position in the world's time window.
-func applyDemo(ctx context.Context, st store.Store, seed int64, scale float64, now int64, stderr io.Writer, log *slog.Logger) (int, error) {
+func applyDemo(ctx context.Context, st ingest.DataStore, seed int64, scale float64, now int64, stderr io.Writer, log *slog.Logger) (int, error) {
 	opts := demo.Options{Seed: uint64(seed), Scale: scale, Now: time.Unix(now, 0)}
 	const window = 90 * 24 * 3600
 	bar := progress.New("demo world", window, stderr, log)

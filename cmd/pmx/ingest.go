@@ -12,13 +12,12 @@ import (
 	"pmx/internal/ledger"
 	"pmx/internal/progress"
 	"pmx/internal/server"
-	"pmx/internal/sqlite"
 )
 
 // ingest applies a ledger file to the data dir's store atomically: the whole
 // file is parsed and validated first (a bad line is reported with its number
 // and nothing is applied), then applied in one transaction.
-func ingest(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+func ingestCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("ingest", flag.ContinueOnError)
 	dataDir := fs.String("data-dir", envOr(config.EnvName("data-dir"), config.Defaults().DataDir), "data directory (env PMX_DATA_DIR)")
 	if err := fs.Parse(args); err != nil {
@@ -33,17 +32,12 @@ func ingest(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return err
 	}
 	defer f.Close()
-	st, err := f.Stat()
+	fi, err := f.Stat()
 	if err != nil {
 		return err
 	}
-	bar := progress.New("parse", st.Size(), stderr, log)
-	events, err := ledger.ParseAll(&countingReader{r: f, bar: bar})
-	bar.Finish()
-	if err != nil {
-		return err
-	}
-
+	// The store is opened first so the batch is also checked against the
+	// markets it already holds.
 	dd, err := server.OpenDataDir(*dataDir)
 	if err != nil {
 		if errors.Is(err, server.ErrLocked) {
@@ -52,13 +46,21 @@ func ingest(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return err
 	}
 	defer dd.Close()
-	db, err := sqlite.Open(dd.File(dbFile), sqlite.Options{})
+	st, err := openStores(ctx, dd.File(dbFile))
 	if err != nil {
 		return err
 	}
-	defer db.Close()
+	defer st.Close()
+	bar := progress.New("parse", fi.Size(), stderr, log)
+	d := ledger.NewDecoder(&countingReader{r: f, bar: bar})
+	d.SetLookup(st.data.Outcomes)
+	events, err := d.ReadAll()
+	bar.Finish()
+	if err != nil {
+		return err
+	}
 	log.Info("applying", "events", len(events))
-	n, err := db.Apply(ctx, events)
+	n, err := st.pipeline.Apply(ctx, events)
 	if err != nil {
 		return err
 	}

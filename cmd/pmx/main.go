@@ -50,7 +50,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	case "demo":
 		return demoCmd(ctx, args[1:], stdout, stderr)
 	case "ingest":
-		return ingest(ctx, args[1:], stdout, stderr)
+		return ingestCmd(ctx, args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"io"
@@ -11,8 +12,12 @@ import (
 	"time"
 
 	"pmx/internal/admin"
+	"pmx/internal/catalog"
+	"pmx/internal/catalogsql"
 	"pmx/internal/config"
 	"pmx/internal/dataapi"
+	"pmx/internal/ingest"
+	"pmx/internal/ratelimit"
 	"pmx/internal/server"
 	"pmx/internal/sqlite"
 )
@@ -46,26 +51,36 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 
 	dbPath := dd.File(dbFile)
 	if _, err := os.Stat(dbPath); errors.Is(err, os.ErrNotExist) && cfg.Demo {
-		if err := loadDemo(ctx, dbPath, cfg.DemoSeed, cfg.DemoScale, time.Now().Unix(), stderr, log); err != nil {
+		if err := loadDemo(ctx, dbPath, cfg.DemoSeed, cfg.DemoScale, demoNow(time.Now()), stderr, log); err != nil {
 			return fmt.Errorf("loading demo world: %w", err)
 		}
 	}
-	st, err := sqlite.Open(dbPath, sqlite.Options{})
+	stores, err := openStores(ctx, dbPath)
 	if err != nil {
 		return err
 	}
-	defer st.Close()
+	defer stores.Close()
+	st := stores.data
 
 	metrics := server.NewMetrics()
 	data := dataapi.New(dataapi.Options{Store: st, CursorKey: []byte(cursorKey), Log: log})
+	catLimiter, err := ratelimit.New(ratelimit.CatalogDefaults(), nil)
+	if err != nil {
+		return err
+	}
+	catalogAPI := catalog.NewHandler(stores.catalog, catalog.Options{Live: st, Log: log})
 
-	adminAPI := &admin.Handler{Ledger: st}
+	adminAPI := &admin.Handler{Ledger: stores.pipeline, Lookup: st.Outcomes, Extra: map[string]http.Handler{
+		"POST /admin/catalog": catalog.ImportHandler(stores.catalog),
+	}}
 	adminMux := http.NewServeMux()
 	adminMux.Handle("GET /metrics", metrics.Handler())
 	adminMux.Handle("/", server.RequireToken(token, adminAPI.Routes()))
 
 	g := &server.Group{Log: log, Metrics: metrics, Listeners: []*server.Listener{
-		{Name: "data", Addr: cfg.DataAddr, Handler: data},
+		{Name: "data", Addr: cfg.DataAddr, Handler: data, Wrap: dataapi.Trace},
+		{Name: "catalog", Addr: cfg.CatalogAddr, Handler: catalogAPI,
+			Wrap: ratelimit.Middleware{L: catLimiter, Reject: catalogRateLimited}.Wrap},
 		{Name: "admin", Addr: cfg.AdminAddr, Handler: adminMux},
 	}}
 	if err := g.Start(); err != nil {
@@ -99,12 +114,12 @@ func loadDemo(ctx context.Context, dbPath string, seed int64, scale float64, now
 	for _, suffix := range []string{"", "-wal", "-shm"} {
 		_ = os.Remove(tmp + suffix)
 	}
-	st, err := sqlite.Open(tmp, sqlite.Options{})
+	st, err := openStores(ctx, tmp)
 	if err != nil {
 		return err
 	}
 	start := time.Now()
-	n, err := applyDemo(ctx, st, seed, scale, now, stderr, log)
+	n, err := applyDemo(ctx, st.pipeline, seed, scale, now, stderr, log)
 	if cerr := st.Close(); err == nil {
 		err = cerr
 	}
@@ -116,4 +131,54 @@ func loadDemo(ctx context.Context, dbPath string, seed int64, scale float64, now
 	}
 	log.Info("demo world loaded", "events", n, "elapsed", time.Since(start).Round(time.Millisecond).String())
 	return nil
+}
+
+// stores are the data store and the catalog, sharing one SQLite file, and
+// the ingest pipeline that feeds both.
+type stores struct {
+	data     *sqlite.DB
+	catPool  *sql.DB
+	catalog  *catalogsql.Store
+	pipeline *ingest.Pipeline
+}
+
+func openStores(ctx context.Context, path string) (*stores, error) {
+	data, err := sqlite.Open(path, sqlite.Options{})
+	if err != nil {
+		return nil, err
+	}
+	pool, err := sqlite.OpenPool(path, 4)
+	if err != nil {
+		data.Close()
+		return nil, err
+	}
+	cat, err := catalogsql.New(ctx, pool)
+	if err != nil {
+		pool.Close()
+		data.Close()
+		return nil, err
+	}
+	return &stores{data: data, catPool: pool, catalog: cat, pipeline: &ingest.Pipeline{Data: data, Catalog: cat}}, nil
+}
+
+func (s *stores) Close() error {
+	err := s.catPool.Close()
+	if err2 := s.data.Close(); err == nil {
+		err = err2
+	}
+	return err
+}
+
+// catalogRateLimited is the catalog's 429: JSON with Retry-After.
+func catalogRateLimited(w http.ResponseWriter, _ *http.Request, retryAfter time.Duration, _ string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Retry-After", ratelimit.RetryAfterSeconds(retryAfter))
+	w.WriteHeader(http.StatusTooManyRequests)
+	_, _ = io.WriteString(w, `{"type":"rate_limited","error":"too many requests"}`)
+}
+
+// demoNow ends the demo world's window at the start of the current UTC day,
+// so every start on the same day builds the same world from the same seed.
+func demoNow(t time.Time) int64 {
+	return t.UTC().Truncate(24 * time.Hour).Unix()
 }

@@ -17,12 +17,17 @@ type Applier interface {
 	Apply(ctx context.Context, events []ledger.Event) (int, error)
 }
 
+// OutcomeLookup reports how many outcomes a stored market has, so a batch
+// is also checked against markets applied earlier (e.g. resolution payouts).
+type OutcomeLookup func(conditionID string) (outcomes int, ok bool)
+
 // MaxLedgerBody bounds one POST /admin/ledger body.
 const MaxLedgerBody = 1 << 30
 
 // Handler is the admin API.
 type Handler struct {
-	Ledger Applier
+	Ledger  Applier
+	Lookup  OutcomeLookup // optional
 	// Extra routes mounted by other services (e.g. "POST /admin/catalog").
 	Extra map[string]http.Handler
 }
@@ -43,7 +48,11 @@ func (h *Handler) Routes() *http.ServeMux {
 // postLedger applies an NDJSON body atomically: {"applied": N}, or 400 naming
 // the first bad line, with nothing applied.
 func (h *Handler) postLedger(w http.ResponseWriter, r *http.Request) {
-	events, err := ledger.ParseAll(http.MaxBytesReader(w, r.Body, MaxLedgerBody))
+	d := ledger.NewDecoder(http.MaxBytesReader(w, r.Body, MaxLedgerBody))
+	if h.Lookup != nil {
+		d.SetLookup(h.Lookup)
+	}
+	events, err := d.ReadAll()
 	if err != nil {
 		var le *ledger.LineError
 		var tooBig *http.MaxBytesError

@@ -78,21 +78,30 @@ func LoadSecret(path string) ([]byte, error) {
 	return b, nil
 }
 
-type cursorData struct {
-	Type   string          `json:"type"`
-	Params json.RawMessage `json:"params"`
-}
-
-type cursorToken struct {
-	Data json.RawMessage `json:"data"`
-	Sig  string          `json:"sig"`
-}
-
-func (c *Cursors) sign(data []byte) string {
+func (c *Cursors) sign(data []byte) []byte {
 	m := hmac.New(sha256.New, c.secret)
 	m.Write([]byte(cursorDomain))
 	m.Write(data)
-	return hex.EncodeToString(m.Sum(nil)[:sigBytes])
+	var sum [sha256.Size]byte
+	var out [2 * sigBytes]byte
+	hex.Encode(out[:], m.Sum(sum[:0])[:sigBytes])
+	return out[:]
+}
+
+// The token is built, and parsed back, byte for byte in one canonical
+// form: only exactly what Encode produces can verify, and decoding needs a
+// single JSON pass (the params).
+const (
+	tokPrefix  = `{"data":`
+	tokSigPart = `,"sig":"`
+	tokSuffix  = `"}`
+	dataType   = `{"type":`
+	dataParams = `,"params":`
+)
+
+func dataHead(kind string) []byte {
+	k, _ := json.Marshal(kind) // a string always marshals
+	return append(append([]byte(dataType), k...), dataParams...)
 }
 
 // Encode mints a cursor of the given kind carrying params (any JSON-encodable
@@ -102,18 +111,17 @@ func (c *Cursors) Encode(kind string, params any) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	data, err := json.Marshal(cursorData{Type: kind, Params: p})
-	if err != nil {
-		return "", err
-	}
-	tok, err := json.Marshal(cursorToken{Data: data, Sig: c.sign(data)})
-	if err != nil {
-		return "", err
-	}
+	data := append(append(dataHead(kind), p...), '}')
+	tok := make([]byte, 0, len(tokPrefix)+len(data)+len(tokSigPart)+2*sigBytes+len(tokSuffix))
+	tok = append(tok, tokPrefix...)
+	tok = append(tok, data...)
+	tok = append(tok, tokSigPart...)
+	tok = append(tok, c.sign(data)...)
+	tok = append(tok, tokSuffix...)
 	return base64.RawURLEncoding.EncodeToString(tok), nil
 }
 
-// ErrInvalidCursor is the 400 for any cursor that does not verify.
+// errInvalidCursor is the 400 for any cursor that does not verify.
 func errInvalidCursor() *Error { return Invalid("cursor", "invalid cursor") }
 
 // Decode verifies s as a cursor of the given kind and decodes its params into
@@ -127,20 +135,26 @@ func (c *Cursors) Decode(kind, s string, dst any) error {
 	if err != nil {
 		return errInvalidCursor()
 	}
-	var tok cursorToken
-	if json.Unmarshal(raw, &tok) != nil || len(tok.Data) == 0 {
+	tail := len(tokSigPart) + 2*sigBytes + len(tokSuffix)
+	if len(raw) < len(tokPrefix)+tail || !bytes.HasPrefix(raw, []byte(tokPrefix)) || !bytes.HasSuffix(raw, []byte(tokSuffix)) {
 		return errInvalidCursor()
 	}
-	if !hmac.Equal([]byte(tok.Sig), []byte(c.sign(tok.Data))) {
+	data := raw[len(tokPrefix) : len(raw)-tail]
+	sigPart := raw[len(raw)-tail:]
+	if !bytes.HasPrefix(sigPart, []byte(tokSigPart)) {
 		return errInvalidCursor()
 	}
-	var d cursorData
-	if json.Unmarshal(tok.Data, &d) != nil || d.Type != kind {
+	sig := sigPart[len(tokSigPart) : len(tokSigPart)+2*sigBytes]
+	if !hmac.Equal(sig, c.sign(data)) {
 		return errInvalidCursor()
 	}
-	dec := json.NewDecoder(bytes.NewReader(d.Params))
+	head := dataHead(kind)
+	if !bytes.HasPrefix(data, head) || len(data) < len(head)+1 || data[len(data)-1] != '}' {
+		return errInvalidCursor()
+	}
+	dec := json.NewDecoder(bytes.NewReader(data[len(head) : len(data)-1]))
 	dec.DisallowUnknownFields()
-	if dec.Decode(dst) != nil {
+	if dec.Decode(dst) != nil || dec.More() {
 		return errInvalidCursor()
 	}
 	return nil

@@ -94,8 +94,17 @@ func Required(param string) *Error {
 	return Invalidf(param, "required query param '%s' not provided", param)
 }
 
+// RequiredEither is production's message when neither of two anchors is
+// sent (positions: 'user' or 'condition'); the parameter named is the first.
+func RequiredEither(a, b string) *Error {
+	return Invalidf(a, "required query param '%s' or '%s' not provided", a, b)
+}
+
 // NotFound is a 404.
 func NotFound(msg string) *Error { return &Error{Code: CodeNotFound, Message: msg} }
+
+// Gone is a 410 for a retired route; msg names the route to use instead.
+func Gone(msg string) *Error { return &Error{Code: CodeGone, Message: msg} }
 
 // RateLimited is a 429 with the remaining wait.
 func RateLimited(msg string, retryAfter time.Duration) *Error {

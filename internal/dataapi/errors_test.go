@@ -92,6 +92,7 @@ func TestWriteErrorBody(t *testing.T) {
 		param      any
 	}{
 		{"400 with parameter", Required("user"), 400, "", "user"},
+		{"400 either anchor", RequiredEither("user", "condition"), 400, "", "user"},
 		{"404 without parameter", NotFound("no route"), 404, "", nil},
 		{"429 carries Retry-After rounded up", RateLimited(MsgTooMany, 2500*time.Millisecond), 429, "3", nil},
 		{"503 timeout defaults Retry-After", context.DeadlineExceeded, 503, "1", nil},

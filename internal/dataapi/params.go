@@ -72,11 +72,12 @@ func ParseQuery(route, rawQuery string) (*Query, error) {
 	return q, nil
 }
 
-// snake folds camelCase to snake_case: sortBy → sort_by, eventId → event_id.
+// snake folds camelCase to snake_case: sortBy → sort_by, eventId → event_id,
+// conditionID → condition_id (an upper-case run is one word).
 func snake(k string) string {
 	upper := false
 	for i := 0; i < len(k); i++ {
-		if c := k[i]; c >= 'A' && c <= 'Z' {
+		if isUpper(k[i]) {
 			upper = true
 			break
 		}
@@ -88,8 +89,8 @@ func snake(k string) string {
 	b.Grow(len(k) + 4)
 	for i := 0; i < len(k); i++ {
 		c := k[i]
-		if c >= 'A' && c <= 'Z' {
-			if i > 0 && k[i-1] != '_' {
+		if isUpper(c) {
+			if i > 0 && k[i-1] != '_' && (!isUpper(k[i-1]) || i+1 < len(k) && isLower(k[i+1])) {
 				b.WriteByte('_')
 			}
 			c += 'a' - 'A'
@@ -98,6 +99,9 @@ func snake(k string) string {
 	}
 	return b.String()
 }
+
+func isUpper(c byte) bool { return 'A' <= c && c <= 'Z' }
+func isLower(c byte) bool { return 'a' <= c && c <= 'z' }
 
 // Has reports whether the parameter was sent with a non-blank value.
 func (q *Query) Has(name string) bool {

@@ -35,6 +35,20 @@ func paramOf(err error) string {
 	return ""
 }
 
+func TestSnake(t *testing.T) {
+	cases := map[string]string{
+		"sort_by": "sort_by", "sortBy": "sort_by", "SortBy": "sort_by", "conditionId": "condition_id",
+		"conditionID": "condition_id", "excludeDepositsWithdrawals": "exclude_deposits_withdrawals",
+		"bucketSeconds": "bucket_seconds", "sort_By": "sort_by", "asOf": "as_of", "user": "user",
+		"USER": "user", "HTTPServer": "http_server",
+	}
+	for in, want := range cases {
+		if got := snake(in); got != want {
+			t.Errorf("%q: %q want %q", in, got, want)
+		}
+	}
+}
+
 func TestSpellingsAndAliases(t *testing.T) {
 	cases := []struct {
 		route, raw, param, want string

@@ -95,6 +95,7 @@ func New(o Options) *Service {
 	lightRoute("/v2/approvals", s.approvals)
 	lightRoute("/v2/user-stats", s.userStats)
 	lightRoute("/v2/user-volume", s.userVolume)
+	s.registerV1()
 
 	var h http.Handler = s.mux
 	h = Deadline(o.RequestTimeout, o.Clock)(h)

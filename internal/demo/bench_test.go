@@ -20,3 +20,14 @@ func BenchmarkGenerate(b *testing.B) {
 		b.ReportMetric(float64(n), "events/op")
 	}
 }
+
+// BenchmarkWriteFile is the full `pmx demo` path at scale 1: generate,
+// encode and write ~780,000 lines (~300 MB). Run with -benchtime 1x.
+func BenchmarkWriteFile(b *testing.B) {
+	path := b.TempDir() + "/world.ndjson"
+	for b.Loop() {
+		if err := WriteFile(path, Options{Seed: 1, Scale: 1, Now: benchNow}, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

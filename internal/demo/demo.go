@@ -51,7 +51,7 @@ func Generate(opts Options, emit func(*ledger.Event) error) error {
 
 // Estimate is the approximate number of events Generate emits, for progress.
 func Estimate(opts Options) int {
-	return int(float64(fullTrades)*opts.Scale*1.16) + int(float64(fullWallets)*opts.Scale)
+	return int(float64(fullTrades) * opts.Scale * 1.5)
 }
 
 // WriteFile writes the world to path as NDJSON (atomically: a temporary

@@ -3,11 +3,14 @@ package demo
 import (
 	"bytes"
 	"crypto/sha256"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
+	"pmx/internal/amount"
 	"pmx/internal/ledger"
 )
 
@@ -149,6 +152,65 @@ func TestFullWorld(t *testing.T) {
 	for k := range map[ledger.Kind]bool{ledger.KindMigration: true, ledger.KindComboMarket: true} {
 		if counts[k] == 0 {
 			t.Errorf("no %s events", k)
+		}
+	}
+}
+
+// TestReplayCatches shows the consistency checker can fail: each history
+// breaks one rule the generator promises to keep.
+func TestReplayCatches(t *testing.T) {
+	const (
+		cond  = "0x1111111111111111111111111111111111111111111111111111111111111111"
+		alice = "0x00000000000000000000000000000000000000a1"
+		bob   = "0x00000000000000000000000000000000000000b0"
+	)
+	no := false
+	market := ledger.Event{Kind: ledger.KindMarket, ConditionID: cond, Outcomes: []string{"Yes", "No"},
+		TokenIDs: []string{"1", "2"}, Closed: &no}
+	seq := int64(0)
+	chain := func(e ledger.Event) ledger.Event {
+		seq++
+		e.TxHash = fmt.Sprintf("0x%064x", seq)
+		e.BlockNumber, e.Timestamp = 100+seq, 1000+seq
+		return e
+	}
+	split := chain(ledger.Event{Kind: ledger.KindSplit, User: bob, ConditionID: cond, Amount: 5})
+	buy := chain(ledger.Event{Kind: ledger.KindTrade, TokenID: "1", Maker: bob, Taker: alice, Side: "BUY", Size: 5})
+	res := ledger.Event{Kind: ledger.KindResolution, ConditionID: cond, Payouts: []amount.Micro{0, amount.One}}
+	redeem := chain(ledger.Event{Kind: ledger.KindRedeem, User: alice, ConditionID: cond})
+	merge := chain(ledger.Event{Kind: ledger.KindMerge, User: alice, ConditionID: cond, Amount: 1})
+	late := buy
+	late.TxHash, late.BlockNumber = "0xlate", 1
+	for _, tc := range []struct {
+		name string
+		h    []ledger.Event
+		want string
+	}{
+		{"sell without holding", []ledger.Event{market, buy}, bob + " would hold -0.000005 of 1"},
+		{"merge incomplete set", []ledger.Event{market, split, buy, merge}, alice + " would hold -0.000001 of 2"},
+		{"redeem before resolved", []ledger.Event{market, split, buy, redeem}, "redeem before resolution"},
+		{"redeem a loser", []ledger.Event{market, split, buy, res, redeem}, "redeem without a paying holding"},
+		{"trade after resolution", []ledger.Event{market, split, res, buy}, "is closed"},
+		{"out of order", []ledger.Event{market, split, buy, late}, "out of order"},
+	} {
+		r := newReplay()
+		var err error
+		for i := range tc.h {
+			if err = r.apply(&tc.h[i]); err != nil {
+				break
+			}
+		}
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: got %v, want %q", tc.name, err, tc.want)
+		}
+	}
+	// And the same pieces in a valid order pass.
+	win := res
+	win.Payouts = []amount.Micro{amount.One, 0}
+	r := newReplay()
+	for _, e := range []ledger.Event{market, split, buy, win, redeem} {
+		if err := r.apply(&e); err != nil {
+			t.Fatalf("valid history rejected: %v", err)
 		}
 	}
 }

@@ -12,6 +12,7 @@ var (
 	comboFee   = amount.MustParse("0.01")
 	mmTopUp    = amount.MustParse("250000")
 	mergeAbove = amount.MustParse("5000")
+	maxShares  = amount.MustParse("250000") // per fill, so longshot buys stay plausible
 )
 
 // trade makes one fill at t: a retail taker buys from, or sells to, a
@@ -57,7 +58,7 @@ func (g *gen) trade(t int64) bool {
 		}
 	} else {
 		notional := math.Min(50_000, math.Max(1, taker.scale*lognormal(g.r, math.Log(20), 1.3)))
-		size = max(shares(notional/(float64(price)/amount.Scale)), amount.One)
+		size = max(min(shares(notional/(float64(price)/amount.Scale)), maxShares), amount.One)
 	}
 	notional := amount.Mul(price, size)
 	var fee amount.Micro
@@ -226,7 +227,7 @@ func (g *gen) comboTrade(t int64) bool {
 		size = w.amt(tok)
 	} else {
 		notional := math.Min(20_000, math.Max(1, w.scale*lognormal(g.r, math.Log(15), 1.2)))
-		size = max(shares(notional/(float64(price)/amount.Scale)), amount.One)
+		size = max(min(shares(notional/(float64(price)/amount.Scale)), maxShares), amount.One)
 	}
 	notional := amount.Mul(price, size)
 	fee := amount.Mul(amount.Mul(comboFee, min(price, amount.One-price)), size)

@@ -43,3 +43,29 @@ func BenchmarkEncode(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkUnmarshal and BenchmarkUnmarshalStd compare decodeLine with the
+// encoding/json reference on one trade line (decode + Validate).
+func BenchmarkUnmarshal(b *testing.B) {
+	l := bytes.TrimSpace(tradeLines(1))
+	b.SetBytes(int64(len(l)))
+	b.ReportAllocs()
+	for b.Loop() {
+		var e Event
+		if err := Unmarshal(l, &e); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkUnmarshalStd(b *testing.B) {
+	l := bytes.TrimSpace(tradeLines(1))
+	b.SetBytes(int64(len(l)))
+	b.ReportAllocs()
+	for b.Loop() {
+		var e Event
+		if err := decodeStd(l, &e); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

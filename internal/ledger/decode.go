@@ -3,11 +3,9 @@ package ledger
 import (
 	"bufio"
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 )
 
 // MaxLine is the longest accepted ledger line. Real lines are under 2 KiB; the
@@ -90,8 +88,11 @@ func (d *Decoder) fail(err error) error {
 
 // ParseAll reads a whole NDJSON ledger. It returns every event, or nil and
 // the first error: a batch with any bad line is rejected whole.
-func ParseAll(r io.Reader) ([]Event, error) {
-	d := NewDecoder(r)
+func ParseAll(r io.Reader) ([]Event, error) { return NewDecoder(r).ReadAll() }
+
+// ReadAll is ParseAll for a Decoder, e.g. one given a lookup of the markets
+// already stored: d := NewDecoder(r); d.SetLookup(st.Outcomes); d.ReadAll().
+func (d *Decoder) ReadAll() ([]Event, error) {
 	var out []Event
 	for {
 		var e Event
@@ -106,36 +107,12 @@ func ParseAll(r io.Reader) ([]Event, error) {
 	}
 }
 
-// Unmarshal decodes one ledger line strictly into e, then normalizes and
-// validates it. It knows nothing of other lines (see Batch).
+// Unmarshal decodes one ledger line strictly into e (unknown or repeated
+// fields are errors), then normalizes and validates it. It knows nothing of
+// other lines (see Batch). On error e may be partly filled.
 func Unmarshal(line []byte, e *Event) error {
-	dec := json.NewDecoder(bytes.NewReader(line))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(e); err != nil {
-		return jsonReason(err)
-	}
-	if dec.More() {
-		return errors.New("trailing data after the event object")
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return errors.New("trailing data after the event object")
+	if err := decodeLine(line, e); err != nil {
+		return err
 	}
 	return Validate(e)
-}
-
-// jsonReason shortens encoding/json's messages to a reason without the
-// package prefix (the line number is added by the caller).
-func jsonReason(err error) error {
-	var te *json.UnmarshalTypeError
-	if errors.As(err, &te) {
-		if te.Field != "" {
-			return fmt.Errorf("field %q: expected %s, got JSON %s", te.Field, te.Type, te.Value)
-		}
-		return fmt.Errorf("expected a JSON object, got JSON %s", te.Value)
-	}
-	msg := strings.TrimPrefix(err.Error(), "json: ")
-	if err == io.EOF || err == io.ErrUnexpectedEOF {
-		msg = "truncated JSON"
-	}
-	return errors.New(msg)
 }

@@ -164,6 +164,7 @@ func TestValidateRejects(t *testing.T) {
 		{"conversion dup", line("conversion", "condition_ids", `["0x`+strings.Repeat("c", 64)+`","0x`+strings.Repeat("C", 64)+`"]`, "amount_usdc", `"3"`), "condition_ids repeats"},
 		{"conversion empty", line("conversion", "condition_ids", `[]`), "condition_ids must name 1 to"},
 		{"combo id prefix", line("combo_market", "combo_condition_id", `"0x04`+strings.Repeat("0", 60)+`"`), "must start with 0x03"},
+		{"combo three outcomes", line("combo_market", "outcomes", `["A","B","C"]`, "token_ids", `["1","2","3"]`), "exactly 2 outcomes"},
 		{"combo one leg", line("combo_market", "legs", `[{"condition_id":"0x`+strings.Repeat("c", 64)+`","outcome_index":0}]`), "legs must have 2 to"},
 		{"combo leg unknown field", line("combo_market", "legs", `[{"condition_id":"0x`+strings.Repeat("c", 64)+`","outcome":0}]`), `unknown field "outcome"`},
 		{"combo type", line("combo_activity", "type", `"BURN"`), "type must be one of"},
@@ -242,6 +243,8 @@ func TestCrossLineChecks(t *testing.T) {
 		{"redeclare", market + "\n" + line("market", "token_ids", `["1","3"]`), "line 2: market: 0x" + strings.Repeat("c", 64) + " re-declared"},
 		{"token reuse", market + "\n" + line("market", "condition_id", `"0x`+strings.Repeat("d", 64)+`"`), "token id 1 already belongs"},
 		{"leg outcome", market + "\n" + line("combo_market", "token_ids", `["8","9"]`, "legs", `[{"condition_id":"0x`+strings.Repeat("c", 64)+`","outcome_index":2},{"condition_id":"0x`+strings.Repeat("d", 64)+`","outcome_index":0}]`), "has no outcome 2"},
+		{"conversion not neg-risk", market + "\n" + line("conversion", "condition_ids", `["0x`+strings.Repeat("c", 64)+`"]`, "amount_usdc", "-"), "line 2: conversion: 0x" + strings.Repeat("c", 64) + " is not a neg-risk market"},
+		{"conversion across groups", line("market", "neg_risk", "true") + "\n" + line("market", "neg_risk", "true", "event_id", "8", "condition_id", `"0x`+strings.Repeat("d", 64)+`"`, "token_ids", `["3","4"]`) + "\n" + line("conversion", "condition_ids", `["0x`+strings.Repeat("c", 64)+`","0x`+strings.Repeat("d", 64)+`"]`, "amount_usdc", `"3"`), "line 3: conversion: markets of different neg-risk groups"},
 		{"combo outcome", line("combo_market") + "\n" + line("combo_activity", "outcome_index", "2"), "line 2: combo_activity: combo has no outcome 2"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -256,11 +259,16 @@ func TestCrossLineChecks(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Lookup reaches markets the stream does not declare.
-	d := NewDecoder(strings.NewReader(line("resolution", "payouts", `["0.5","0.25","0.25"]`)))
+	res3 := line("resolution", "payouts", `["0.5","0.25","0.25"]`)
+	d := NewDecoder(strings.NewReader(res3))
 	d.SetLookup(func(string) (int, bool) { return 3, true })
-	var e Event
-	if err := d.Decode(&e); err != nil {
+	if evs, err := d.ReadAll(); err != nil || len(evs) != 1 {
 		t.Fatal(err)
+	}
+	d = NewDecoder(strings.NewReader(res3))
+	d.SetLookup(func(string) (int, bool) { return 2, true })
+	if _, err := d.ReadAll(); err == nil || !strings.Contains(err.Error(), "3 payouts for a market with 2 outcomes") {
+		t.Fatalf("lookup not consulted: %v", err)
 	}
 }
 

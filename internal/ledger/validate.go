@@ -205,6 +205,8 @@ func checkComboMarket(e *Event) error {
 		hexID(&e.ComboConditionID, "combo_condition_id", 62, "03"),
 		text(e.Question, "question"),
 		outcomes(e.Outcomes, e.TokenIDs),
+		// Outcome 0 pays when every leg hits, outcome 1 pays the rest.
+		check(len(e.Outcomes) == 2, "a combo has exactly 2 outcomes"),
 	); err != nil {
 		return err
 	}
@@ -286,7 +288,9 @@ func hexID(s *string, name string, n int, prefix ...string) error {
 	if len(v) != 2+n || (v[:2] != "0x" && v[:2] != "0X") || !isHex(v[2:]) {
 		return fmt.Errorf("%s must be 0x + %d hex digits, got %q", name, n, clip(v))
 	}
-	v = "0x" + strings.ToLower(v[2:])
+	if v[1] == 'X' || strings.ToLower(v) != v { // ToLower does not allocate when v is lower-case
+		v = "0x" + strings.ToLower(v[2:])
+	}
 	if len(prefix) > 0 && !strings.HasPrefix(v[2:], prefix[0]) {
 		return fmt.Errorf("%s must start with 0x%s", name, prefix[0])
 	}

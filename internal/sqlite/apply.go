@@ -58,13 +58,16 @@ const (
 // so far (each loaded whole), prepared statements inside the transaction, and
 // the daily observation bookkeeping.
 type applier struct {
-	ctx     context.Context
-	tx      *sql.Tx
-	cat     *catalog
-	wallets map[string]*wallet
-	nextWid int64
+	ctx       context.Context
+	tx        *sql.Tx
+	cat       *catalog
+	wallets   map[string]*wallet
+	nextWid   int64
+	noWallets bool // the wallets table was empty when Apply began
 
-	insAct, insCombo, insObs, findSeq *sql.Stmt
+	act, obs          *bulk
+	insCombo, findSeq *sql.Stmt
+	obsRows           [][18]int64 // observations, written sorted at the end
 
 	maxSeqAtStart int64
 	maxSeq        int64
@@ -97,10 +100,15 @@ func (db *DB) Apply(ctx context.Context, events []ledger.Event) (int, error) {
 	if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(wid), 0) + 1 FROM wallets`).Scan(&a.nextWid); err != nil {
 		return 0, err
 	}
+	a.noWallets = a.nextWid == 1
 	if err := a.prepare(); err != nil {
 		return 0, err
 	}
 	defer a.close()
+	rebuild, err := a.dropIndexesForBulk(len(events))
+	if err != nil {
+		return 0, err
+	}
 	applied := 0
 	for i := range events {
 		if i%4096 == 0 && ctx.Err() != nil {
@@ -117,8 +125,19 @@ func (db *DB) Apply(ctx context.Context, events []ledger.Event) (int, error) {
 	if err := a.flushDay(); err != nil {
 		return 0, err
 	}
+	if err := a.act.flush(); err != nil {
+		return 0, err
+	}
+	if err := a.writeObs(); err != nil {
+		return 0, err
+	}
 	if err := a.writeBack(); err != nil {
 		return 0, err
+	}
+	for _, q := range rebuild {
+		if _, err := tx.ExecContext(ctx, q); err != nil {
+			return 0, err
+		}
 	}
 	if _, err := tx.ExecContext(ctx, `UPDATE ingest SET max_seq = ?, last_block = ?, last_ts = ?, applied = ?,
 		applied_at = ? WHERE id = 1`, a.maxSeq, a.lastBlock, a.lastTs, applied0+int64(applied), db.clock().Unix()); err != nil {
@@ -141,23 +160,31 @@ func (a *applier) prepare() error {
 		s, err = a.tx.PrepareContext(a.ctx, q)
 		return s
 	}
-	a.insAct = prep(`INSERT INTO activity (seq, wid, ts, type, mid, tid, eid, side, size, usdc, price, taker, tx, builder)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+	a.act = newBulk(a.ctx, a.tx, `INSERT INTO activity (seq, wid, ts, type, mid, tid, eid, side, size, usdc, price,
+		taker, tx, builder) VALUES `, 14)
+	a.act.errWrap = func(err error) error {
+		if strings.Contains(err.Error(), "UNIQUE") {
+			return fmt.Errorf("%w within the batch", store.ErrDuplicate)
+		}
+		return err
+	}
+	a.obs = newBulk(a.ctx, a.tx, `INSERT OR REPLACE INTO pnl_obs (wid, day, ts, block, realized_market,
+		realized_combo, unrealized, maker_rebate, taker_rebate, reward, yield, referral, deposits, withdrawals, fees,
+		volume, volume_usdc, trade_count) VALUES `, 18)
 	a.insCombo = prep(`INSERT INTO combo_activity (seq, wid, ts, block, log, type, mid, tid, amount, payout, tx)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
-	a.insObs = prep(`INSERT OR REPLACE INTO pnl_obs (wid, day, ts, block, realized_market, realized_combo, unrealized,
-		maker_rebate, taker_rebate, reward, yield, referral, deposits, withdrawals, fees, volume, volume_usdc, trade_count)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 	a.findSeq = prep(`SELECT tx FROM activity WHERE seq = ? UNION ALL SELECT tx FROM combo_activity WHERE seq = ?`)
 	return err
 }
 
 func (a *applier) close() {
-	for _, s := range []*sql.Stmt{a.insAct, a.insCombo, a.insObs, a.findSeq} {
+	for _, s := range []*sql.Stmt{a.insCombo, a.findSeq} {
 		if s != nil {
 			s.Close()
 		}
 	}
+	a.act.close()
+	a.obs.close()
 }
 
 // apply dispatches one event; ok is false for a skipped exact replay.
@@ -243,12 +270,17 @@ func (a *applier) wallet(addr string) (*wallet, error) {
 	if w := a.wallets[addr]; w != nil {
 		return w, nil
 	}
-	w, ok, err := loadWallet(a.ctx, a.tx, addr)
-	if err != nil {
-		return nil, err
+	var w *wallet
+	ok := false
+	if !a.noWallets { // an empty table needs no lookups (bulk loads)
+		var err error
+		if w, ok, err = loadWallet(a.ctx, a.tx, addr); err != nil {
+			return nil, err
+		}
 	}
 	if !ok {
-		w = &wallet{wid: a.nextWid, addr: addr, pos: map[int64]*position{}, combos: map[int64]*position{}, dirty: true}
+		w = newWallet()
+		w.wid, w.addr, w.dirty = a.nextWid, addr, true
 		a.nextWid++
 	}
 	a.wallets[addr] = w
@@ -296,12 +328,8 @@ func (a *applier) insert(e *ledger.Event, r actRow) error {
 	if r.builder != "" {
 		builder = r.builder
 	}
-	_, err := a.insAct.ExecContext(a.ctx, store.SequenceID(e.BlockNumber, e.LogIndex, r.participant), r.w.wid,
-		e.Timestamp, r.typ, mid, tid, eid, r.side, r.size, r.usdc, r.price, r.taker, e.TxHash, builder)
-	if err != nil && strings.Contains(err.Error(), "UNIQUE") {
-		return fmt.Errorf("%w: block %d log %d", store.ErrDuplicate, e.BlockNumber, e.LogIndex)
-	}
-	return err
+	return a.act.add(store.SequenceID(e.BlockNumber, e.LogIndex, r.participant), r.w.wid,
+		e.Timestamp, r.typ, mid, tid, eid, r.side, int64(r.size), int64(r.usdc), int64(r.price), r.taker, e.TxHash, builder)
 }
 
 func (a *applier) marketOf(cond string) (*market, error) {

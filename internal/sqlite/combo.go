@@ -84,9 +84,10 @@ func (a *applier) comboTrade(e *ledger.Event) error {
 		price: e.Price, taker: rowCombo})
 }
 
-// comboActivity: SPLIT adds size at amount_usdc; MERGE disposes of size for
-// amount_usdc; REDEEM pays payout_usdc for the whole holding; CONVERT,
-// COMPRESS, WRAP and UNWRAP only touch updated_at.
+// comboActivity, per docs/ledger-events.md: SPLIT acquires size of both
+// outcomes at 1/2; MERGE disposes of size of both at 1/2; REDEEM disposes of
+// size of the named outcome for payout_usdc; CONVERT, COMPRESS, WRAP and
+// UNWRAP only touch updated_at.
 func (a *applier) comboActivity(e *ledger.Event) error {
 	m, t, err := a.comboToken(e)
 	if err != nil {
@@ -96,28 +97,33 @@ func (a *applier) comboActivity(e *ledger.Event) error {
 	if err != nil {
 		return err
 	}
-	p := w.combo(t.tid, m.mid)
+	half := amount.Div(e.Size, 2*amount.One)
 	var payout any
 	switch e.Type {
 	case "SPLIT":
-		p.acquire(e.Size, e.AmountUSDC, 0, e.Timestamp)
+		for _, ot := range m.tokens {
+			w.combo(ot.tid, m.mid).acquire(e.Size, half, 0, e.Timestamp)
+		}
 	case "MERGE":
-		w.c.realizedCombo += p.dispose(e.Size, e.AmountUSDC, 0, e.Timestamp)
+		for _, ot := range m.tokens {
+			w.c.realizedCombo += w.combo(ot.tid, m.mid).dispose(e.Size, half, 0, e.Timestamp)
+		}
 	case "REDEEM":
-		payout = e.PayoutUSDC
+		p := w.combo(t.tid, m.mid)
+		payout = int64(e.PayoutUSDC)
 		p.payout += e.PayoutUSDC
-		w.c.realizedCombo += p.dispose(p.size, e.PayoutUSDC, 0, e.Timestamp)
+		w.c.realizedCombo += p.dispose(e.Size, e.PayoutUSDC, 0, e.Timestamp)
 		if e.PayoutUSDC > 0 && p.realized > w.biggestWin && p.realized > amount.One {
 			w.biggestWin = p.realized
 		}
 	case "CONVERT", "COMPRESS", "WRAP", "UNWRAP":
-		p.touch(e.Timestamp)
+		w.combo(t.tid, m.mid).touch(e.Timestamp)
 	default:
 		return fmt.Errorf("unknown combo activity type %q", e.Type)
 	}
 	var cash any
 	if e.AmountUSDC != 0 {
-		cash = e.AmountUSDC
+		cash = int64(e.AmountUSDC)
 	}
 	seq := seqOf(e)
 	_, err = a.insCombo.ExecContext(a.ctx, seq, w.wid, e.Timestamp, e.BlockNumber, e.LogIndex, e.Type, m.mid, t.tid,

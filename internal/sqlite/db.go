@@ -45,18 +45,38 @@ type Options struct {
 	Clock     func() time.Time // stamps Watermark.AppliedAt; nil = time.Now
 }
 
-// Open opens (creating if needed) the database file at path and migrates it.
-func Open(path string, opt Options) (*DB, error) {
-	// synchronous=NORMAL in WAL: a commit is durable against a process crash
-	// (it is in the WAL file) and the database can never be corrupted; only a
-	// power loss can roll back the last commits, which a re-ingest repairs.
-	// FULL would fsync the WAL on every commit for no gain in a derived store.
+// dsnOf is the connection string every pool of the file uses.
+//
+// synchronous=NORMAL in WAL: a commit is durable against a process crash
+// (it is in the WAL file) and the database can never be corrupted; only a
+// power loss can roll back the last commits, which a re-ingest repairs.
+// FULL would fsync the WAL on every commit for no gain in a derived store.
+func dsnOf(path string) string {
 	q := url.Values{}
 	for _, p := range []string{"busy_timeout(10000)", "journal_mode(WAL)", "synchronous(NORMAL)",
-		"foreign_keys(0)", "temp_store(MEMORY)", "cache_size(-65536)"} {
+		"foreign_keys(0)", "cache_size(-65536)"} {
 		q.Add("_pragma", p)
 	}
-	dsn := "file:" + path + "?" + q.Encode()
+	return "file:" + path + "?" + q.Encode()
+}
+
+// OpenPool opens another connection pool on the same database file, for a
+// store that keeps its own tables there (the catalog). Writers of all pools
+// serialize on SQLite's file lock (busy_timeout waits for it).
+func OpenPool(path string, conns int) (*sql.DB, error) {
+	p, err := sql.Open("sqlite", dsnOf(path)+"&_txlock=immediate")
+	if err != nil {
+		return nil, err
+	}
+	p.SetMaxOpenConns(conns)
+	p.SetMaxIdleConns(conns)
+	p.SetConnMaxLifetime(0)
+	return p, nil
+}
+
+// Open opens (creating if needed) the database file at path and migrates it.
+func Open(path string, opt Options) (*DB, error) {
+	dsn := dsnOf(path)
 	w, err := sql.Open("sqlite", dsn+"&_txlock=immediate")
 	if err != nil {
 		return nil, err

@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 
 	"pmx/internal/amount"
@@ -126,7 +127,8 @@ func (a *applier) fill(w *wallet, t *token, side int, e *ledger.Event, notional,
 	p := w.position(t.tid, t.mid)
 	if !p.traded {
 		p.traded = true
-		if !w.tradedMarket(p.mid, p.tid) {
+		if !w.traded[p.mid] {
+			w.traded[p.mid] = true
 			w.marketsTraded++
 		}
 	}
@@ -139,16 +141,6 @@ func (a *applier) fill(w *wallet, t *token, side int, e *ledger.Event, notional,
 	w.c.volume += e.Size
 	w.c.volumeUSDC += notional
 	w.c.tradeCount++
-}
-
-// tradedMarket reports whether another token of market mid was traded by w.
-func (w *wallet) tradedMarket(mid, except int64) bool {
-	for _, p := range w.pos {
-		if p.mid == mid && p.tid != except && p.traded {
-			return true
-		}
-	}
-	return false
 }
 
 // split: amount USDC → amount of every outcome, each at cost amount/n.
@@ -187,8 +179,8 @@ func (a *applier) merge(e *ledger.Event) error {
 	return a.insert(e, actRow{w: w, typ: actMerge, m: m, size: e.Amount, usdc: e.Amount})
 }
 
-// redeem pays payouts[i] per held share of every outcome and realizes it.
-// Before resolution it records a zero-payout row and changes nothing.
+// redeem pays payouts[i] per held share of every outcome and realizes it;
+// it is only valid once the market is resolved.
 func (a *applier) redeem(e *ledger.Event) error {
 	m, err := a.marketOf(e.ConditionID)
 	if err != nil {
@@ -198,10 +190,13 @@ func (a *applier) redeem(e *ledger.Event) error {
 	if err != nil {
 		return err
 	}
+	if !m.resolved {
+		return fmt.Errorf("redeem of unresolved market %s", e.ConditionID)
+	}
 	var shares, paid amount.Micro
 	var only *token
 	held := 0
-	if m.resolved {
+	{
 		for i, t := range m.tokens {
 			p := w.pos[t.tid]
 			if p == nil || p.size == 0 {
@@ -233,21 +228,27 @@ func (a *applier) resolution(e *ledger.Event) error {
 	if len(e.Payouts) != len(m.tokens) {
 		return fmt.Errorf("market %s: %d payouts for %d outcomes", e.ConditionID, len(e.Payouts), len(m.tokens))
 	}
+	if m.resolved { // a market resolves once; restating it is harmless
+		if !slices.Equal(m.payouts, e.Payouts) {
+			return fmt.Errorf("market %s is already resolved differently", e.ConditionID)
+		}
+		return nil
+	}
 	m.resolved, m.payouts, m.resolvedAt, m.dirty = true, e.Payouts, e.ResolvedAt, true
 	return nil
 }
 
-// conversion (neg-risk): amount NO shares of each listed market become amount
-// YES shares of every other market of the same neg-risk event, plus
-// amount_usdc. The NO basis B leaves at average cost; the YES shares carry
-// B − cash as basis, split evenly; cash beyond B is realized profit.
+// conversion (neg-risk), per docs/ledger-events.md: in a group of n
+// markets, amount NO of each listed market is disposed of at (n−1)/n and
+// amount YES of each other market is acquired at 1/n; amount_usdc is the
+// cash leg. The prices balance exactly, so PnL is realized only against the
+// NO positions' own cost.
 func (a *applier) conversion(e *ledger.Event) error {
 	w, err := a.party(e.User, e)
 	if err != nil {
 		return err
 	}
 	listed := map[int64]bool{}
-	var group []*market
 	var first *market
 	for _, c := range e.ConditionIDs {
 		m, err := a.marketOf(c)
@@ -259,7 +260,6 @@ func (a *applier) conversion(e *ledger.Event) error {
 		}
 		if first == nil {
 			first = m
-			group = a.cat.byEvent[m.eventID]
 		} else if m.eventID != first.eventID {
 			return fmt.Errorf("conversion spans events %d and %d", first.eventID, m.eventID)
 		}
@@ -268,34 +268,22 @@ func (a *applier) conversion(e *ledger.Event) error {
 	if first == nil {
 		return fmt.Errorf("conversion without condition_ids")
 	}
-	var basis amount.Micro
-	var firstNo *position
-	for _, c := range e.ConditionIDs {
-		m := a.cat.byCond[c]
-		p := w.position(m.tokens[1].tid, m.mid)
-		if firstNo == nil {
-			firstNo = p
+	var group []*market
+	for _, m := range a.cat.byEvent[first.eventID] {
+		if m.negRisk && len(m.tokens) == 2 {
+			group = append(group, m)
 		}
-		basis += p.removeAtCost(e.Amount, e.Timestamp)
 	}
-	var yes []*market
+	n := amount.Micro(len(group))
+	noPrice := amount.Div((n-1)*amount.One, n*amount.One)
+	yesPrice := amount.Div(amount.One, n*amount.One)
 	for _, m := range group {
-		if !listed[m.mid] && m.negRisk && len(m.tokens) == 2 {
-			yes = append(yes, m)
+		if listed[m.mid] {
+			p := w.position(m.tokens[1].tid, m.mid)
+			w.c.realizedMarket += p.dispose(e.Amount, amount.Mul(e.Amount, noPrice), 0, e.Timestamp)
+		} else {
+			w.position(m.tokens[0].tid, m.mid).acquire(e.Amount, amount.Mul(e.Amount, yesPrice), 0, e.Timestamp)
 		}
-	}
-	carry := basis - e.AmountUSDC
-	if carry < 0 || len(yes) == 0 {
-		firstNo.realized += -carry
-		w.c.realizedMarket += -carry
-		carry = 0
-	}
-	for i, m := range yes {
-		share := carry / amount.Micro(len(yes))
-		if i == 0 {
-			share += carry % amount.Micro(len(yes)) // remainder micros on the first, so the sum is exact
-		}
-		w.position(m.tokens[0].tid, m.mid).acquire(e.Amount, share, 0, e.Timestamp)
 	}
 	return a.insert(e, actRow{w: w, typ: actConversion, m: first, size: e.Amount, usdc: e.AmountUSDC})
 }

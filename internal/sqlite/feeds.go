@@ -23,8 +23,8 @@ type feedRow struct {
 }
 
 // feed runs an activity query ordered by (ts, seq) with keyset seeking and
-// returns limit+1 rows at most.
-func (db *DB) feed(ctx context.Context, w *where, win store.Window, asc bool, after *store.FeedKey, limit int) ([]feedRow, error) {
+// returns n rows at most.
+func (db *DB) feed(ctx context.Context, w *where, win store.Window, asc bool, after *store.FeedKey, n int) ([]feedRow, error) {
 	lo, hi := win.Start, win.End
 	if after != nil {
 		if asc {
@@ -40,12 +40,16 @@ func (db *DB) feed(ctx context.Context, w *where, win store.Window, asc bool, af
 	if asc {
 		order = " ORDER BY a.ts, a.seq"
 	}
-	rows, err := db.r.QueryContext(ctx, activitySelect+w.sql()+order+" LIMIT "+strconv.Itoa(limit+1), w.args...)
+	return db.scanFeed(ctx, activitySelect+w.sql()+order+" LIMIT "+strconv.Itoa(n), w.args...)
+}
+
+func (db *DB) scanFeed(ctx context.Context, q string, args ...any) ([]feedRow, error) {
+	rows, err := db.r.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	out := make([]feedRow, 0, limit+1)
+	var out []feedRow
 	for rows.Next() {
 		var r feedRow
 		if err := rows.Scan(&r.seq, &r.ts, &r.typ, &r.mid, &r.tid, &r.side, &r.size, &r.usdc, &r.price, &r.tx,
@@ -86,40 +90,21 @@ func (c *catalog) enrich(mid, tid int64) enrichment {
 	return e
 }
 
-// Trades implements store.Store.
+// Trades implements store.Store. The wallet shape reads the wallet index
+// (maker and taker rows alike). The market and global shapes read taker rows
+// through the partial trade indexes; with IncludeMaker each taker row brings
+// its maker row (seq + 1, same timestamp, just before it in DESC order).
 func (db *DB) Trades(ctx context.Context, p store.TradesParams) (store.Page[store.Trade, store.FeedKey], error) {
 	var none store.Page[store.Trade, store.FeedKey]
 	cat := db.cat.Load()
 	w := &where{}
 	w.add("a.type = 0")
 	var win store.Window
-	switch {
-	case p.User != "":
-		wid, ok, err := db.walletID(ctx, p.User)
-		if err != nil || !ok {
-			return none, err
-		}
-		w.add("a.wid = ?", wid)
-		win = store.FeedWindow(p.Start, p.End, p.Now)
-	case len(p.Conditions) > 0 || len(p.EventIDs) > 0:
-		win = store.MarketFeedWindow(p.Now)
-	default:
-		win = store.GlobalFeedWindow(p.Now)
-	}
+	var mids []int64
 	if len(p.Conditions) > 0 {
-		mids := cat.mids(p.Conditions)
-		if len(mids) == 0 {
+		if mids = cat.mids(p.Conditions); len(mids) == 0 {
 			return none, nil
 		}
-		w.in("a.mid", mids)
-	}
-	if len(p.EventIDs) > 0 {
-		w.in("a.eid", p.EventIDs)
-	}
-	if p.IncludeMaker {
-		w.add("a.taker IN (0, 1)")
-	} else {
-		w.add("a.taker = 1")
 	}
 	min := p.FilterAmount
 	if min <= 0 {
@@ -130,10 +115,64 @@ func (db *DB) Trades(ctx context.Context, p store.TradesParams) (store.Page[stor
 	} else {
 		w.add("a.size >= ?", min)
 	}
-	if p.Side != "" {
-		w.add("a.side = ?", sideCode(p.Side))
+	var rows []feedRow
+	var err error
+	if p.User != "" {
+		wid, ok, err := db.walletID(ctx, p.User)
+		if err != nil || !ok {
+			return none, err
+		}
+		w.add("a.wid = ?", wid)
+		if mids != nil {
+			w.in("a.mid", mids)
+		}
+		if len(p.EventIDs) > 0 {
+			w.in("a.eid", p.EventIDs)
+		}
+		if p.IncludeMaker {
+			w.add("a.taker IN (0, 1)")
+		} else {
+			w.add("a.taker = 1")
+		}
+		if p.Side != "" {
+			w.add("a.side = ?", sideCode(p.Side))
+		}
+		rows, err = db.feed(ctx, w, store.FeedWindow(p.Start, p.End, p.Now), false, p.After, p.Limit+1)
+	} else {
+		win = store.GlobalFeedWindow(p.Now)
+		if mids != nil || len(p.EventIDs) > 0 {
+			// condition and event_id together select markets in both.
+			win = store.MarketFeedWindow(p.Now)
+			if len(p.EventIDs) > 0 {
+				var ev []int64
+				for _, id := range p.EventIDs {
+					for _, m := range cat.byEvent[id] {
+						if mids == nil || slicesContains(mids, m.mid) {
+							ev = append(ev, m.mid)
+						}
+					}
+				}
+				mids = ev
+			}
+			if len(mids) == 0 {
+				return none, nil
+			}
+			w.in("a.mid", mids)
+		}
+		w.add("a.taker = 1")
+		if !p.IncludeMaker {
+			if p.Side != "" {
+				w.add("a.side = ?", sideCode(p.Side))
+			}
+			rows, err = db.feed(ctx, w, win, false, p.After, p.Limit+1)
+		} else {
+			// Each taker row yields at least one row, except possibly the
+			// first (its maker may be the seek key itself): read one more.
+			if rows, err = db.feed(ctx, w, win, false, p.After, p.Limit+2); err == nil {
+				rows, err = db.withMakers(ctx, rows, p.After, sideCode(p.Side), p.Limit+1)
+			}
+		}
 	}
-	rows, err := db.feed(ctx, w, win, false, p.After, p.Limit)
 	if err != nil {
 		return none, err
 	}
@@ -146,6 +185,52 @@ func (db *DB) Trades(ctx context.Context, p store.TradesParams) (store.Page[stor
 			Bio: r.bio, ProfileImage: r.image, TransactionHash: r.tx}
 	}
 	return pageOf(out, feedKeys(rows), p.Limit), nil
+}
+
+func slicesContains(s []int64, v int64) bool {
+	for _, x := range s {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+// withMakers interleaves each taker row with its maker row (DESC order:
+// maker first), keeps rows strictly after the seek key and of the wanted side
+// (sideNone = any), and returns at most n.
+func (db *DB) withMakers(ctx context.Context, takers []feedRow, after *store.FeedKey, side, n int) ([]feedRow, error) {
+	if len(takers) == 0 {
+		return nil, nil
+	}
+	seqs := make([]int64, len(takers))
+	for i, r := range takers {
+		seqs[i] = r.seq + 1
+	}
+	w := &where{}
+	w.in("a.seq", seqs)
+	makers, err := db.scanFeed(ctx, activitySelect+w.sql())
+	if err != nil {
+		return nil, err
+	}
+	bySeq := make(map[int64]feedRow, len(makers))
+	for _, r := range makers {
+		bySeq[r.seq] = r
+	}
+	out := make([]feedRow, 0, n)
+	keep := func(r feedRow) {
+		if len(out) < n && (side == sideNone || r.side == side) &&
+			(after == nil || r.ts < after.Timestamp || (r.ts == after.Timestamp && r.seq < after.Seq)) {
+			out = append(out, r)
+		}
+	}
+	for _, t := range takers {
+		if mk, ok := bySeq[t.seq+1]; ok {
+			keep(mk)
+		}
+		keep(t)
+	}
+	return out, nil
 }
 
 func feedKeys(rows []feedRow) []store.FeedKey {
@@ -196,7 +281,7 @@ func (db *DB) Activity(ctx context.Context, p store.ActivityParams) (store.Page[
 	if p.Side != "" {
 		w.add("a.side = ?", sideCode(p.Side))
 	}
-	rows, err := db.feed(ctx, w, store.FeedWindow(p.Start, p.End, p.Now), p.Ascending, p.After, p.Limit)
+	rows, err := db.feed(ctx, w, store.FeedWindow(p.Start, p.End, p.Now), p.Ascending, p.After, p.Limit+1)
 	if err != nil {
 		return none, err
 	}

@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 
 	"pmx/internal/amount"
@@ -40,65 +41,126 @@ func (a *applier) advanceDay(ts int64) error {
 func (a *applier) flushDay() error {
 	for w := range a.touched {
 		var unreal amount.Micro
-		for _, p := range w.pos {
+		for _, p := range w.list {
 			if p.size > 0 {
 				unreal += amount.Mul(p.size, a.cat.mark(a.cat.byTid[p.tid])) - p.cost
 			}
 		}
 		c := &w.c
-		if _, err := a.insObs.ExecContext(a.ctx, w.wid, a.day, w.obsTs, w.lastBlock, c.realizedMarket,
-			c.realizedCombo, unreal, c.makerRebate, c.takerRebate, c.reward, c.yield, c.referral, c.deposits,
-			c.withdrawals, c.fees, c.volume, c.volumeUSDC, c.tradeCount); err != nil {
-			return err
-		}
+		a.obsRows = append(a.obsRows, [18]int64{w.wid, a.day, w.obsTs, w.lastBlock, int64(c.realizedMarket),
+			int64(c.realizedCombo), int64(unreal), int64(c.makerRebate), int64(c.takerRebate), int64(c.reward),
+			int64(c.yield), int64(c.referral), int64(c.deposits), int64(c.withdrawals), int64(c.fees),
+			int64(c.volume), int64(c.volumeUSDC), c.tradeCount})
 	}
 	clear(a.touched)
 	return nil
 }
 
+// writeObs writes the buffered observations in primary-key order, so the
+// B-tree grows by appends rather than random inserts.
+func (a *applier) writeObs() error {
+	sort.Slice(a.obsRows, func(i, j int) bool {
+		x, y := &a.obsRows[i], &a.obsRows[j]
+		return x[0] < y[0] || (x[0] == y[0] && x[1] < y[1])
+	})
+	vals := make([]any, 18)
+	for i := range a.obsRows {
+		for j, v := range a.obsRows[i] {
+			vals[j] = v
+		}
+		if err := a.obs.add(vals...); err != nil {
+			return err
+		}
+	}
+	a.obsRows = nil
+	return a.obs.flush()
+}
+
+// dropIndexesForBulk drops the activity and positions secondary indexes when the
+// batch is large next to the table (e.g. the demo world into an empty
+// store): building an index once, sorted, beats n random inserts. It returns
+// the statements that recreate them before commit.
+func (a *applier) dropIndexesForBulk(events int) ([]string, error) {
+	if events < 20_000 {
+		return nil, nil
+	}
+	var rows int
+	if err := a.tx.QueryRowContext(a.ctx, `SELECT count(*) FROM activity`).Scan(&rows); err != nil {
+		return nil, err
+	}
+	if events < 2*rows {
+		return nil, nil
+	}
+	q, err := a.tx.QueryContext(a.ctx, `SELECT name, sql FROM sqlite_master
+		WHERE type = 'index' AND tbl_name IN ('activity', 'positions') AND sql IS NOT NULL`)
+	if err != nil {
+		return nil, err
+	}
+	var names, create []string
+	for q.Next() {
+		var name, sql string
+		if err := q.Scan(&name, &sql); err != nil {
+			q.Close()
+			return nil, err
+		}
+		names, create = append(names, name), append(create, sql)
+	}
+	q.Close()
+	if err := q.Err(); err != nil {
+		return nil, err
+	}
+	for _, n := range names {
+		if _, err := a.tx.ExecContext(a.ctx, `DROP INDEX `+n); err != nil {
+			return nil, err
+		}
+	}
+	return create, nil
+}
+
 // writeBack stores every dirty wallet, position, market, token and builder.
 func (a *applier) writeBack() error {
 	ctx, tx := a.ctx, a.tx
-	insW, err := tx.PrepareContext(ctx, `INSERT OR REPLACE INTO wallets (`+walletCols+`)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
-	if err != nil {
-		return err
-	}
-	defer insW.Close()
-	insP, err := tx.PrepareContext(ctx, `INSERT OR REPLACE INTO positions (wid, tid, mid, size, cost, fees, avg,
-		bought, realized, first_at, last_at, traded) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
-	if err != nil {
-		return err
-	}
-	defer insP.Close()
-	insC, err := tx.PrepareContext(ctx, `INSERT OR REPLACE INTO combo_positions (wid, tid, mid, size, cost, fees,
-		avg, payout, realized, first_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
-	if err != nil {
-		return err
-	}
-	defer insC.Close()
+	insW := newBulk(ctx, tx, `INSERT OR REPLACE INTO wallets (`+walletCols+`) VALUES `, 26)
+	defer insW.close()
+	insP := newBulk(ctx, tx, `INSERT OR REPLACE INTO positions (wid, tid, mid, size, cost, fees, avg, bought,
+		realized, first_at, last_at, traded) VALUES `, 12)
+	defer insP.close()
+	insC := newBulk(ctx, tx, `INSERT OR REPLACE INTO combo_positions (wid, tid, mid, size, cost, fees, avg,
+		payout, realized, first_at, updated_at) VALUES `, 11)
+	defer insC.close()
+	// Key order, so new rows append to the B-trees.
+	ws := make([]*wallet, 0, len(a.wallets))
 	for _, w := range a.wallets {
+		ws = append(ws, w)
+	}
+	sort.Slice(ws, func(i, j int) bool { return ws[i].wid < ws[j].wid })
+	for _, w := range ws {
 		if w.dirty {
-			if _, err := insW.ExecContext(ctx, w.values()...); err != nil {
+			if err := insW.add(w.values()...); err != nil {
 				return err
 			}
 		}
-		for _, p := range w.pos {
+		for _, p := range sortedPositions(w.list) {
 			if !p.dirty {
 				continue
 			}
-			if _, err := insP.ExecContext(ctx, w.wid, p.tid, p.mid, p.size, p.cost, p.fees, p.avg, p.bought,
-				p.realized, p.firstAt, p.lastAt, p.traded); err != nil {
+			if err := insP.add(w.wid, p.tid, p.mid, int64(p.size), int64(p.cost), int64(p.fees), int64(p.avg),
+				int64(p.bought), int64(p.realized), p.firstAt, p.lastAt, p.traded); err != nil {
 				return err
 			}
 		}
 		for _, p := range w.combos {
 			if p.dirty {
-				if _, err := insC.ExecContext(ctx, w.wid, p.tid, p.mid, p.size, p.cost, p.fees, p.avg, p.payout,
-					p.realized, p.firstAt, p.lastAt); err != nil {
+				if err := insC.add(w.wid, p.tid, p.mid, int64(p.size), int64(p.cost), int64(p.fees), int64(p.avg),
+					int64(p.payout), int64(p.realized), p.firstAt, p.lastAt); err != nil {
 					return err
 				}
 			}
+		}
+	}
+	for _, b := range []*bulk{insW, insP, insC} {
+		if err := b.flush(); err != nil {
+			return err
 		}
 	}
 	for _, m := range a.cat.byMid {
@@ -140,4 +202,10 @@ func (a *applier) writeBack() error {
 		}
 	}
 	return nil
+}
+
+func sortedPositions(list []*position) []*position {
+	out := append([]*position(nil), list...)
+	sort.Slice(out, func(i, j int) bool { return out[i].tid < out[j].tid })
+	return out
 }

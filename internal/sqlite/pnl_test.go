@@ -37,7 +37,7 @@ func world(t testing.TB, db store.Store, resolve bool) {
 
 type posWant struct {
 	size, cost, fees, avg, bought, realized, price, value, unreal string
-	status                                                       string
+	status                                                        string
 }
 
 func checkPos(t *testing.T, got store.Position, w posWant) {
@@ -153,5 +153,25 @@ func TestWalletAggregates(t *testing.T) {
 	vol, err = db.UserVolume(ctx, store.UserVolumeParams{User: addr(1), Start: 1_780_000_000 + 86400})
 	if err != nil || vol.TradeCount != 0 {
 		t.Fatalf("volume after window %+v %v", vol, err)
+	}
+}
+
+func TestConversion(t *testing.T) {
+	db, _ := openDB(t)
+	b := newBuilder(1_780_000_000)
+	conv := b.env(ledger.Event{Kind: ledger.KindConversion, User: addr(1), ConditionIDs: []string{cond(1)}, Amount: m("10")}, 20)
+	mustApply(t, db, binary(1, 9, true), binary(2, 9, true), binary(3, 9, true),
+		b.env(userEv(ledger.KindSplit, 1, 1, "10"), 10), conv)
+	got := byToken(positions(t, db, store.PositionsParams{User: addr(1), Status: store.StatusOpen}))
+	closed := byToken(positions(t, db, store.PositionsParams{User: addr(1), Status: store.StatusClosed}))
+	// n = 3: NO out at 2/3 (6.66667 for a 5 basis), YES of the two others in at 1/3.
+	checkPos(t, closed["12"], posWant{size: "0", cost: "0", fees: "0", avg: "0.5", bought: "10", realized: "1.66667",
+		price: "0", value: "0", unreal: "0", status: "CLOSED"})
+	for _, tok := range []string{"21", "31"} {
+		checkPos(t, got[tok], posWant{size: "10", cost: "3.33333", fees: "0", avg: "0.333333", bought: "10",
+			realized: "0", price: "0", value: "0", unreal: "-3.33333", status: "OPEN"})
+	}
+	if len(got) != 3 { // 11 (kept YES) + 21 + 31
+		t.Fatalf("open rows %v", got)
 	}
 }

@@ -45,6 +45,8 @@ type wallet struct {
 	c             counters
 
 	pos    map[int64]*position // by token tid
+	list   []*position         // the same positions, for fast iteration
+	traded map[int64]bool      // markets with a traded position
 	combos map[int64]*position // by combo token tid
 	obsTs  int64               // last event time in the current observation day
 	dirty  bool
@@ -55,8 +57,13 @@ func (w *wallet) position(tid, mid int64) *position {
 	if p == nil {
 		p = &position{tid: tid, mid: mid}
 		w.pos[tid] = p
+		w.list = append(w.list, p)
 	}
 	return p
+}
+
+func newWallet() *wallet {
+	return &wallet{pos: map[int64]*position{}, combos: map[int64]*position{}, traded: map[int64]bool{}}
 }
 
 func (w *wallet) combo(tid, mid int64) *position {
@@ -88,7 +95,7 @@ func (w *wallet) values() []any {
 
 // loadWallet reads a wallet and all its positions; ok is false when unknown.
 func loadWallet(ctx context.Context, tx *sql.Tx, addr string) (*wallet, bool, error) {
-	w := &wallet{pos: map[int64]*position{}, combos: map[int64]*position{}}
+	w := newWallet()
 	err := tx.QueryRowContext(ctx, `SELECT `+walletCols+` FROM wallets WHERE address = ?`, addr).Scan(w.scanDest()...)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, false, nil
@@ -109,6 +116,10 @@ func loadWallet(ctx context.Context, tx *sql.Tx, addr string) (*wallet, bool, er
 			return nil, false, err
 		}
 		w.pos[p.tid] = p
+		w.list = append(w.list, p)
+		if p.traded {
+			w.traded[p.mid] = true
+		}
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {

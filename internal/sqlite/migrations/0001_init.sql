@@ -122,9 +122,10 @@ CREATE TABLE activity (
 	builder TEXT
 );
 CREATE INDEX activity_wallet ON activity(wid, ts);
-CREATE INDEX trades_market ON activity(mid, ts) WHERE type = 0;
-CREATE INDEX trades_event ON activity(eid, ts) WHERE type = 0;
-CREATE INDEX trades_all ON activity(ts) WHERE type = 0;
+-- Market and global trade feeds index taker rows only; maker rows are found
+-- at seq + 1 (see feeds.go).
+CREATE INDEX trades_market ON activity(mid, ts) WHERE type = 0 AND taker = 1;
+CREATE INDEX trades_all ON activity(ts) WHERE type = 0 AND taker = 1;
 
 CREATE TABLE combo_activity (
 	seq    INTEGER PRIMARY KEY, -- store.SequenceID(block, log_index, 0)

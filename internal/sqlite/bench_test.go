@@ -1,0 +1,123 @@
+package sqlite_test
+
+import (
+	"os"
+	"strconv"
+	"testing"
+	"time"
+
+	"pmx/internal/ledger"
+	"pmx/internal/sqlite"
+	"pmx/internal/store"
+)
+
+// BenchmarkApplyTrades loads a synthetic world of PMX_BENCH_TRADES fills
+// (default 100,000) in one Apply; events/s is the figure to watch.
+func BenchmarkApplyTrades(b *testing.B) {
+	n := 100_000
+	if v, err := strconv.Atoi(os.Getenv("PMX_BENCH_TRADES")); err == nil {
+		n = v
+	}
+	evs := synth(1, 300, 5000, n)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		db, _ := openDB(b)
+		b.StartTimer()
+		t0 := time.Now()
+		if _, err := db.Apply(ctx, evs); err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(float64(len(evs))/time.Since(t0).Seconds(), "events/s")
+		b.StopTimer()
+		db.Close()
+		b.StartTimer()
+	}
+}
+
+// bigWorld is one loaded synthetic world shared by the query benchmarks.
+var bigWorld struct {
+	db   *sqlite.DB
+	evs  []ledger.Event
+	busy []string // wallets with the most events
+}
+
+func loadBig(b *testing.B) *sqlite.DB {
+	if bigWorld.db != nil {
+		return bigWorld.db
+	}
+	n := 200_000
+	if v, err := strconv.Atoi(os.Getenv("PMX_BENCH_TRADES")); err == nil {
+		n = v
+	}
+	dir, err := os.MkdirTemp("", "pmxbench")
+	if err != nil {
+		b.Fatal(err)
+	}
+	db, err := sqlite.Open(dir+"/pmx.db", sqlite.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	bigWorld.evs = synth(1, 300, 5000, n)
+	if _, err := db.Apply(ctx, bigWorld.evs); err != nil {
+		b.Fatal(err)
+	}
+	bigWorld.db = db
+	return db
+}
+
+const benchNow = 1_780_000_000 + 91*86400
+
+func BenchmarkQueryTradesUser(b *testing.B) {
+	db := loadBig(b)
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		i := 0
+		for pb.Next() {
+			i++
+			if _, err := db.Trades(ctx, store.TradesParams{User: addr(1 + i%5000), Now: benchNow, Limit: 100}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+func BenchmarkQueryActivity(b *testing.B) {
+	db := loadBig(b)
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		i := 0
+		for pb.Next() {
+			i++
+			if _, err := db.Activity(ctx, store.ActivityParams{User: addr(1 + i%5000), Now: benchNow, Limit: 100}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+func BenchmarkQueryPositions(b *testing.B) {
+	db := loadBig(b)
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		i := 0
+		for pb.Next() {
+			i++
+			if _, err := db.Positions(ctx, store.PositionsParams{User: addr(1 + i%5000), Limit: 100}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+func BenchmarkQueryTradesGlobal(b *testing.B) {
+	db := loadBig(b)
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			if _, err := db.Trades(ctx, store.TradesParams{Now: benchNow, Limit: 100}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
