@@ -37,7 +37,7 @@ func TestComboPositions_EntryCostAndLegs(t *testing.T) {
 		"outcome_label": "Yes", "combo_position_id": "9001", "proxy_wallet": V("{A}"), "current_size": "110",
 		"entry_cost_usdc": "25", "entry_fees_usdc": "1", "gross_entry_cost_usdc": "26", "status": "OPEN",
 		"redeemable": "false", "resolved_at": "null", "legs_total": "2", "legs_resolved": "0", "legs_pending": "2",
-		"first_entry_at": Now.Add(-3000e9).UTC().Format("2006-01-02T15:04:05Z"),
+		"first_entry_at":        Now.Add(-3000e9).UTC().Format("2006-01-02T15:04:05Z"),
 		"first_entry_at_micros": fmt.Sprint((now - 3000) * 1_000_000),
 		"updated_at_micros":     fmt.Sprint((now - 2000) * 1_000_000)})
 	MustFields(t, "other outcome", p.Data[1], map[string]string{"outcome_index": "1", "outcome_label": "No",
