@@ -13,6 +13,7 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -116,6 +117,7 @@ func (ds *demoServer) run(b *testing.B, path func(i int) string) {
 	var next atomic.Int64
 	var failed atomic.Value
 	var wg sync.WaitGroup
+	cpu0 := cpuTime()
 	b.ResetTimer()
 	for range benchClients {
 		wg.Add(1)
@@ -143,6 +145,9 @@ func (ds *demoServer) run(b *testing.B, path func(i int) string) {
 	}
 	wg.Wait()
 	b.StopTimer()
+	// CPU per request (server and client, one process): unlike latency, not
+	// inflated by other load on a shared machine.
+	b.ReportMetric(float64(cpuTime()-cpu0)/1e6/float64(b.N), "cpu-ms/op")
 	if f := failed.Load(); f != nil {
 		b.Fatal(f)
 	}
@@ -151,6 +156,15 @@ func (ds *demoServer) run(b *testing.B, path func(i int) string) {
 	b.ReportMetric(pct(0.50), "p50-ms")
 	b.ReportMetric(pct(0.99), "p99-ms")
 	b.ReportMetric(pct(1), "max-ms")
+}
+
+// cpuTime is the process's user+system CPU time.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // BenchmarkRoutes32Clients measures the busiest queries through the real
