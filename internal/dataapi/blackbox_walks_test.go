@@ -108,3 +108,36 @@ func TestActivity_LargeWalkAcrossEqualTimestamps(t *testing.T) {
 		}
 	}
 }
+
+func TestFeeds_ConcurrentApplyAndWalks(t *testing.T) {
+	w := feedWorld(t)
+	before := w.MustWalk("/v2/activity?user={A}&start=1&limit=2", "user={A}&start=1")
+	done := make(chan error, 1)
+	go func() {
+		// New fills for B land while A's walks run; none touches A.
+		for i := range 20 {
+			evs, err := ledger.ParseAll(strings.NewReader(expand(fmt.Sprintf(
+				`{"kind":"trade","tx_hash":"{H%d}","log_index":0,"block_number":%d,"timestamp":{T-5},"token_id":"21","maker":"{B}","taker":"{C}","side":"BUY","price":"0.5","size":"1"}`,
+				1000+i, 10_000+i))))
+			if err == nil {
+				_, err = w.DB.Apply(context.Background(), evs)
+			}
+			if err != nil {
+				done <- err
+				return
+			}
+		}
+		done <- nil
+	}()
+	for range 5 {
+		rows := w.MustWalk("/v2/activity?user={A}&start=1&limit=2", "user={A}&start=1")
+		MustEqualRows(t, "A's walk", rows, "transaction_hash", col(before, "transaction_hash")...)
+		w.MustWalk("/v2/trades?start=1&limit=3", "start=1")
+		w.MustWalk("/v2/positions?user={C}&limit=1", "user={C}")
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	MustEqualRows(t, "C's fills", w.MustPage("/v2/trades?user={C}&condition={M2}").Data, "size",
+		strings.Fields(strings.Repeat("1 ", 20))...)
+}
