@@ -10,12 +10,17 @@ import (
 	"pmx/internal/store"
 )
 
-// Hand-written encoders for the feed rows, the busiest payloads of the data
+// Hand-written encoders for the feed and position rows, the busiest payloads of the data
 // service. They produce exactly the bytes encoding/json produces for the same
 // rows (with SetEscapeHTML(false), as writeJSON uses): rowjson_test.go and
 // FuzzAppendJSONString hold them to that. encoding/json spends most of its
 // time on the rows' amount.Micro fields (each MarshalJSON result is
 // re-validated and compacted), which these skip.
+//
+// Invariant: each encoder writes every field of its store row, in struct
+// order. A field added to store.Trade, store.Activity or store.Position must
+// be added here too; TestAppendFeedPageMatchesEncodingJSON fails until it is
+// (encoding/json writes the new field, the hand encoder does not).
 
 const hexDigits = "0123456789abcdef"
 
@@ -148,6 +153,47 @@ func appendActivity(b []byte, a *store.Activity) []byte {
 	return append(w.b, '}')
 }
 
+func appendPosition(b []byte, p *store.Position) []byte {
+	w := objWriter{b: append(b, '{'), first: true}
+	w.str("proxy_wallet", p.ProxyWallet)
+	w.str("token_id", p.TokenID)
+	w.str("condition_id", p.ConditionID)
+	w.micro("current_size", p.CurrentSize)
+	w.micro("avg_price", p.AvgPrice)
+	w.micro("entry_cost_usdc", p.EntryCostUSDC)
+	w.micro("entry_fees_usdc", p.EntryFeesUSDC)
+	w.micro("total_cost_usdc", p.TotalCostUSDC)
+	w.micro("current_price", p.CurrentPrice)
+	w.micro("current_value", p.CurrentValue)
+	w.micro("total_size", p.TotalSize)
+	w.micro("realized_pnl", p.RealizedPnL)
+	w.micro("unrealized_pnl", p.UnrealizedPnL)
+	w.micro("total_pnl", p.TotalPnL)
+	w.micro("percent_pnl", p.PercentPnL)
+	w.micro("percent_realized_pnl", p.PercentRealizedPnL)
+	w.str("status", p.Status)
+	w.boolean("redeemable", p.Redeemable)
+	w.boolean("mergeable", p.Mergeable)
+	w.boolean("negative_risk", p.NegativeRisk)
+	w.boolean("archived", p.Archived)
+	w.str("title", p.Title)
+	w.str("slug", p.Slug)
+	w.str("icon", p.Icon)
+	w.str("event_id", p.EventID)
+	w.str("event_slug", p.EventSlug)
+	w.str("outcome", p.Outcome)
+	w.int("outcome_index", int64(p.OutcomeIndex))
+	w.str("opposite_outcome", p.OppositeOutcome)
+	w.str("opposite_token_id", p.OppositeTokenID)
+	w.str("end_date", p.EndDate)
+	w.int("last_event_at", p.LastEventAt)
+	w.int("first_entry_at", p.FirstEntryAt)
+	w.str("name", p.Name)
+	w.str("profile_image", p.ProfileImage)
+	w.boolean("verified", p.Verified)
+	return append(w.b, '}')
+}
+
 // appendFeedPage appends the whole page body, as writeJSON would encode
 // page{rows, p} (including encoding/json's trailing newline). ok is false
 // for a row type without a hand encoder.
@@ -168,6 +214,13 @@ func appendFeedPage(b []byte, rows any, p Pagination) (_ []byte, ok bool) {
 			}
 			b = appendActivity(b, &rs[i])
 		}
+	case []store.Position:
+		for i := range rs {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendPosition(b, &rs[i])
+		}
 	default:
 		return b, false
 	}
@@ -180,7 +233,7 @@ func appendFeedPage(b []byte, rows any, p Pagination) (_ []byte, ok bool) {
 	return append(b, '}', '\n'), true
 }
 
-// writeFeedPage answers a feed page through the hand encoders, falling back
+// writeFeedPage answers a trades, activity or positions page through the hand encoders, falling back
 // to WritePage for other row types.
 func writeFeedPage[T any](w http.ResponseWriter, r *http.Request, rows []T, p Pagination) {
 	buf := bufPool.Get().(*bytes.Buffer)

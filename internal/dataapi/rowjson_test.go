@@ -26,6 +26,7 @@ var oddStrings = []string{"", "plain", `q"uote`, `back\slash`, "ctl\x00\x01\x1f\
 func TestAppendFeedPageMatchesEncodingJSON(t *testing.T) {
 	var trades []store.Trade
 	var acts []store.Activity
+	var poss []store.Position
 	for i, s := range oddStrings {
 		m := amount.Micro(int64(i)*1_234_567 - 3_000_001)
 		trades = append(trades, store.Trade{ProxyWallet: s, Side: "BUY", TokenID: s, ConditionID: s, Size: m, Price: -m,
@@ -35,9 +36,16 @@ func TestAppendFeedPageMatchesEncodingJSON(t *testing.T) {
 			USDCSize: m * 3, TransactionHash: s, Price: m / 7, TokenID: s, Side: s, OutcomeIndex: i, Title: s, Slug: s,
 			Icon: s, EventSlug: s, Outcome: s, Name: s, Pseudonym: s, Bio: s, ProfileImage: s, ProfileImageOptimized: s,
 			IsCombo: i%2 == 1})
+		poss = append(poss, store.Position{ProxyWallet: s, TokenID: s, ConditionID: s, CurrentSize: m, AvgPrice: m + 1,
+			EntryCostUSDC: m + 2, EntryFeesUSDC: m + 3, TotalCostUSDC: m + 4, CurrentPrice: m + 5, CurrentValue: m + 6,
+			TotalSize: m + 7, RealizedPnL: m + 8, UnrealizedPnL: m + 9, TotalPnL: m + 10, PercentPnL: m + 11,
+			PercentRealizedPnL: m + 12, Status: s, Redeemable: i%2 == 0, Mergeable: i%3 == 0, NegativeRisk: i%4 == 0,
+			Archived: i%5 == 0, Title: s, Slug: s, Icon: s, EventID: s, EventSlug: s, Outcome: s, OutcomeIndex: i,
+			OppositeOutcome: s, OppositeTokenID: s, EndDate: s, LastEventAt: int64(i), FirstEntryAt: -int64(i),
+			Name: s, ProfileImage: s, Verified: i%2 == 1})
 	}
 	for _, p := range []Pagination{{Limit: 100}, {Limit: 3, Offset: 6, NextCursor: "abc_-"}} {
-		for _, rows := range []any{trades, acts, []store.Trade(nil), []store.Activity{}} {
+		for _, rows := range []any{trades, acts, poss, []store.Trade(nil), []store.Activity{}, []store.Position(nil)} {
 			got, ok := appendFeedPage(nil, rows, p)
 			if !ok {
 				t.Fatalf("%T not handled", rows)
@@ -50,6 +58,11 @@ func TestAppendFeedPageMatchesEncodingJSON(t *testing.T) {
 				}
 				want = stdJSON(t, page{rs, p})
 			case []store.Activity:
+				want = stdJSON(t, page{rs, p})
+			case []store.Position:
+				if rs == nil {
+					rs = []store.Position{}
+				}
 				want = stdJSON(t, page{rs, p})
 			}
 			if !bytes.Equal(got, want) {

@@ -161,7 +161,7 @@ func (s *Service) positions(w http.ResponseWriter, r *http.Request) error {
 			return Internal(err)
 		}
 	}
-	WritePage(w, r, page.Rows, Pagination{Limit: limit, Offset: offset, NextCursor: next})
+	writeFeedPage(w, r, page.Rows, Pagination{Limit: limit, Offset: offset, NextCursor: next})
 	return nil
 }
 
