@@ -34,6 +34,7 @@ type DB struct {
 
 	mu    sync.Mutex // serializes Apply
 	cat   atomic.Pointer[catalog]
+	live  atomic.Pointer[liveCache] // catalog live fields (live.go)
 	clock func() time.Time
 }
 
