@@ -36,6 +36,8 @@ type DB struct {
 	cat   atomic.Pointer[catalog]
 	live  atomic.Pointer[liveCache] // catalog live fields (live.go)
 	clock func() time.Time
+
+	boards boardCache // memoised boards (boards.go)
 }
 
 var _ store.Store = (*DB)(nil)
