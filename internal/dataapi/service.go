@@ -78,6 +78,7 @@ func New(o Options) *Service {
 	s.mux.HandleFunc("/v2/approvals", s.approvals)
 	s.mux.HandleFunc("/v2/user-stats", s.userStats)
 	s.mux.HandleFunc("/v2/user-volume", s.userVolume)
+	s.registerMarkets(heavyRoute) // markets.go
 	s.registerV1()
 
 	var h http.Handler = s.mux
