@@ -385,9 +385,9 @@ func TestLiveVolume(t *testing.T) {
 		ids = append(ids, fmt.Sprint(i))
 	}
 	for q, msg := range map[string]string{
-		"":                                 "required query param 'event_id' not provided",
-		"event_id=abc":                     "invalid event id: abc",
-		"event_id=-1,0":                    "invalid event id: -1",
+		"":                                   "required query param 'event_id' not provided",
+		"event_id=abc":                       "invalid event id: abc",
+		"event_id=-1,0":                      "invalid event id: -1",
 		"event_id=" + strings.Join(ids, ","): "at most 20 distinct values are allowed in 'event_id' (got 21)",
 	} {
 		if e := h.bad("/v2/live-volume?" + q); e.Error != msg {
