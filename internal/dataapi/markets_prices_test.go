@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"pmx/internal/amount"
+	"pmx/internal/ledger"
 )
 
 type pricesPage struct {
@@ -141,5 +142,24 @@ func TestPricesHistoryRejects(t *testing.T) {
 		if param != c.param || (c.msg != "" && e.Error != c.msg) {
 			t.Errorf("%s: %q (param %q)", c.query, e.Error, param)
 		}
+	}
+}
+
+// TestPricesHistorySeesNewFills: a fill applied after a series was served
+// (and cached) shows up on the next request.
+func TestPricesHistorySeesNewFills(t *testing.T) {
+	h := newMHarness(t, handEvs)
+	q := "/v2/prices-history?token_id=12&bucket_seconds=60&start=" + fmt.Sprint(mT0)
+	var p pricesPage
+	h.ok(q, &p)
+	if p.series() != "+60:0.45/60 +180:0.3/60 +200:0.3/0" {
+		t.Fatalf("before: %s", p.series())
+	}
+	e := mTrade("11", wB, wD, "SELL", "0.65", "1") // D sells 1 of its 5 Yes to B
+	e.BlockNumber, e.Timestamp, e.TxHash = 80_000_100, mT0+950, mcond(0xfeed)
+	loadThroughLedger(t, h.db, []ledger.Event{e})
+	h.ok(q, &p)
+	if p.series() != "+60:0.45/60 +180:0.3/60 +900:0.35/60 +950:0.35/0" {
+		t.Errorf("after: %s", p.series())
 	}
 }

@@ -32,7 +32,8 @@ func (db *DB) LiveVolume(ctx context.Context, eventIDs []int64) (store.LiveVolum
 	return out, nil
 }
 
-// PriceTicks implements store.Markets through the trades_token index.
+// PriceTicks implements store.Markets from the generation's tick cache
+// (filled through the trades_token index). The ticks returned are read-only.
 func (db *DB) PriceTicks(ctx context.Context, p store.PriceTicksParams) (store.PriceTicks, error) {
 	cat := db.cat.Load()
 	var out store.PriceTicks
@@ -54,29 +55,15 @@ func (db *DB) PriceTicks(ctx context.Context, p store.PriceTicksParams) (store.P
 	if len(m.tokens) == 2 && t.idx < 2 && m.tokens[1-t.idx] != nil {
 		comp = m.tokens[1-t.idx].tid
 	}
-	q := `SELECT seq, ts, tid, price FROM activity WHERE tid IN (?, ?) AND type = 0 AND taker = 1 AND ts >= ? AND ts < ?`
-	if p.Last {
-		q += ` ORDER BY ts DESC, seq DESC LIMIT 1`
-	} else {
-		q += ` ORDER BY ts, seq`
-	}
-	rows, err := db.r.QueryContext(ctx, q, t.tid, comp, p.From, p.To)
+	all, err := db.tokenTicks(ctx, cat, t, comp)
 	if err != nil {
 		return out, err
 	}
-	defer rows.Close()
-	for rows.Next() {
-		var k store.Tick
-		var tid int64
-		if err := rows.Scan(&k.Seq, &k.Timestamp, &tid, &k.Price); err != nil {
-			return out, err
-		}
-		if tid != t.tid {
-			k.Price = amount.One - k.Price
-		}
-		out.Ticks = append(out.Ticks, k)
+	out.Ticks = window(all, p.From, p.To)
+	if p.Last && len(out.Ticks) > 0 {
+		out.Ticks = out.Ticks[len(out.Ticks)-1:]
 	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // Resolutions implements store.Markets. ResolvedBlock is the block of the
