@@ -23,9 +23,9 @@ import (
 	"pmx/internal/sqlite"
 )
 
-// benchClients is the concurrency of the route benchmarks (the contract's
+// routeClients is the concurrency of the route benchmarks (the contract's
 // target: p99 under 10 ms at 32 concurrent clients).
-var benchClients = envInt("PMX_BENCH_CLIENTS", 32)
+var routeClients = envInt("PMX_BENCH_CLIENTS", 32)
 
 func envInt(name string, def int) int {
 	if v, err := strconv.Atoi(os.Getenv(name)); err == nil && v > 0 {
@@ -34,17 +34,17 @@ func envInt(name string, def int) int {
 	return def
 }
 
-// demoServer is the demo world (scale PMX_BENCH_SCALE, default 0.1) loaded
+// routeWorld is the demo world (scale PMX_BENCH_SCALE, default 0.1) loaded
 // through the ledger into a real store and served over HTTP, plus a sample
 // of its busiest wallets.
-type demoServer struct {
+type routeWorld struct {
 	srv     *httptest.Server
 	client  *http.Client
 	wallets []string
 	events  int
 }
 
-func loadDemo(b *testing.B) *demoServer {
+func loadDemo(b *testing.B) *routeWorld {
 	b.Helper()
 	scale := 0.1
 	if s := os.Getenv("PMX_BENCH_SCALE"); s != "" {
@@ -81,8 +81,8 @@ func loadDemo(b *testing.B) *demoServer {
 	svc := dataapi.New(dataapi.Options{Store: db, CursorKey: []byte("bench-cursor-secret-0123456789"), Limits: generous()})
 	srv := httptest.NewServer(svc)
 	b.Cleanup(func() { srv.Close(); db.Close() })
-	ds := &demoServer{srv: srv, events: len(evs),
-		client: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 2 * benchClients}}}
+	ds := &routeWorld{srv: srv, events: len(evs),
+		client: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 2 * routeClients}}}
 	// The busiest wallets: the proxy wallets of the newest 1000 fills.
 	var page struct {
 		Data []struct {
@@ -110,16 +110,16 @@ func loadDemo(b *testing.B) *demoServer {
 	return ds
 }
 
-// run issues b.N requests from benchClients goroutines (request i asks
+// run issues b.N requests from routeClients goroutines (request i asks
 // path(i)) and reports the latency percentiles.
-func (ds *demoServer) run(b *testing.B, path func(i int) string) {
+func (ds *routeWorld) run(b *testing.B, path func(i int) string) {
 	lat := make([]time.Duration, b.N)
 	var next atomic.Int64
 	var failed atomic.Value
 	var wg sync.WaitGroup
 	cpu0 := cpuTime()
 	b.ResetTimer()
-	for range benchClients {
+	for range routeClients {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()

@@ -10,24 +10,13 @@ import (
 	"pmx/internal/dataapi"
 )
 
-// pendingRoutes are documented routes whose handlers live on branches not
-// merged here yet (boards: leaderboard, biggest-winners, builders/*;
-// markets: holders, oi, live-volume, prices-history, resolutions, tokens,
-// status, accounting snapshot). LEAD: delete this list once those branches
-// are merged; the coverage test then demands every documented route be served.
-var pendingRoutes = []string{
-	"/v2/holders", "/v2/oi", "/v2/live-volume", "/v2/prices-history", "/v2/resolutions", "/v2/tokens",
-	"/v2/leaderboard", "/v2/biggest-winners", "/v2/builders/leaderboard", "/v2/builders/volume",
-	"/v2/status", "/v1/accounting/snapshot",
-}
-
 func oaService(t testing.TB) *dataapi.Service {
 	return dataapi.New(dataapi.Options{CursorKey: []byte("openapi-test-cursor-secret")})
 }
 
 // TestOpenAPICoversServedRoutes: the served paths and the documented paths
 // are the same set. A served route missing from the document always fails;
-// a documented route not served fails unless it is still pending.
+// a documented route that is not served fails too.
 func TestOpenAPICoversServedRoutes(t *testing.T) {
 	doc := loadOpenAPI(t)
 	served := oaService(t).Routes()
@@ -51,16 +40,8 @@ func TestOpenAPICoversServedRoutes(t *testing.T) {
 		}
 	}
 	for p := range documented {
-		if !slices.Contains(served, p) && !slices.Contains(pendingRoutes, p) {
+		if !slices.Contains(served, p) {
 			t.Errorf("documented route %s is not served", p)
-		}
-	}
-	for _, p := range pendingRoutes {
-		if !documented[p] {
-			t.Errorf("pending route %s is not documented", p)
-		}
-		if slices.Contains(served, p) {
-			t.Logf("pending route %s is served now: drop it from pendingRoutes", p)
 		}
 	}
 }
