@@ -61,7 +61,9 @@ func BenchmarkMarketRoutes(b *testing.B) {
 		{"holders/include_pnl", func(i int) string { return "/v2/holders?include_pnl=true&condition=" + conds[i%len(conds)] }},
 		{"oi/global", func(int) string { return "/v2/oi" }},
 		{"oi/condition", func(i int) string { return "/v2/oi?condition=" + conds[i%len(conds)] }},
-		{"live-volume", func(i int) string { return "/v2/live-volume?event_id=" + fmt.Sprint(model.eventOf[conds[i%len(conds)]]) }},
+		{"live-volume", func(i int) string {
+			return "/v2/live-volume?event_id=" + fmt.Sprint(model.eventOf[conds[i%len(conds)]])
+		}},
 		{"resolutions", func(i int) string { return "/v2/resolutions?condition=" + conds[i%len(conds)] }},
 		{"tokens", func(i int) string { return "/v2/tokens?token_id=" + tokens[i%len(tokens)] }},
 		{"status", func(int) string { return "/v2/status" }},
