@@ -102,14 +102,22 @@ type creds struct {
 // l2 returns L2 headers as the official client builds them: URL-safe
 // base64 (padded) HMAC-SHA256 of ts+METHOD+path+body under the decoded secret.
 func l2(addr string, c creds, ts int64, method, path, body string) http.Header {
+	return l2ts(addr, c, strconv.FormatInt(ts, 10), method, path, body, nil)
+}
+
+// l2ts is l2 with the timestamp as a raw header string; into, if not nil,
+// receives the headers.
+func l2ts(addr string, c creds, tss, method, path, body string, into http.Header) http.Header {
 	key, err := base64.URLEncoding.DecodeString(c.Secret)
 	if err != nil {
 		panic(err)
 	}
 	m := hmac.New(sha256.New, key)
-	tss := strconv.FormatInt(ts, 10)
 	io.WriteString(m, tss+method+path+body)
-	h := http.Header{}
+	h := into
+	if h == nil {
+		h = http.Header{}
+	}
 	h.Set("POLY_ADDRESS", addr)
 	h.Set("POLY_SIGNATURE", base64.URLEncoding.EncodeToString(m.Sum(nil)))
 	h.Set("POLY_TIMESTAMP", tss)
