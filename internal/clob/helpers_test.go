@@ -132,7 +132,7 @@ type fixedClock struct {
 	t  time.Time
 }
 
-func (c *fixedClock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
+func (c *fixedClock) Now() time.Time  { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
 func (c *fixedClock) set(t time.Time) { c.mu.Lock(); c.t = t; c.mu.Unlock() }
 
 const now0 = 1_800_000_000 // the tests' wall clock, Unix seconds

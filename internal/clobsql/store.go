@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"sync"
 	"time"
 
 	"pmx/internal/clob"
@@ -11,9 +12,21 @@ import (
 	"pmx/internal/secp"
 )
 
-// Store implements clob.Store.
+// Store implements clob.Store. Get, on the path of every L2 request, is
+// served from a write-through cache of records by API key.
+//
+// Invariant: this Store is the only writer of clob_api_keys (one process
+// owns the data dir), so the cache never holds a record older than the
+// table. Insert and Revoke write the cache after the table; a Get that
+// missed fills the cache only if the entry is still absent, and marks it
+// revoked if a Revoke ran meanwhile.
 type Store struct {
-	db *sql.DB
+	db    *sql.DB
+	mu    sync.RWMutex
+	cache map[string]clob.Key
+	// revoked holds every key revoked by this process, so a Get that read
+	// the row just before a Revoke cannot cache it as active.
+	revoked map[string]struct{}
 }
 
 var _ clob.Store = (*Store)(nil)
@@ -23,7 +36,7 @@ func New(ctx context.Context, db *sql.DB) (*Store, error) {
 	if err := migrate(ctx, db); err != nil {
 		return nil, err
 	}
-	return &Store{db: db}, nil
+	return &Store{db: db, cache: map[string]clob.Key{}, revoked: map[string]struct{}{}}, nil
 }
 
 // Insert records k as active. The unique constraints (api_key; address,
@@ -44,6 +57,11 @@ func (s *Store) Insert(ctx context.Context, k clob.Key) error {
 	if n == 0 {
 		return clob.ErrKeyExists
 	}
+	k.Revoked = false
+	k.CreatedAt = time.UnixMilli(k.CreatedAt.UnixMilli()) // as read back
+	s.mu.Lock()
+	s.cache[k.APIKey] = k
+	s.mu.Unlock()
 	return nil
 }
 
@@ -83,9 +101,30 @@ func (s *Store) Latest(ctx context.Context, addr secp.Address, nonce eip712.Uint
 		 ORDER BY generation DESC LIMIT 1`, addr[:], nonce[:]))
 }
 
-// Get returns the record of apiKey.
+// Get returns the record of apiKey. Unknown keys are not cached (an
+// attacker could fill memory with them); they cost one indexed read.
 func (s *Store) Get(ctx context.Context, apiKey string) (clob.Key, bool, error) {
-	return one(s.db.QueryRowContext(ctx, `SELECT `+cols+` FROM clob_api_keys WHERE api_key = ?`, apiKey))
+	s.mu.RLock()
+	k, ok := s.cache[apiKey]
+	s.mu.RUnlock()
+	if ok {
+		return k, true, nil
+	}
+	k, ok, err := one(s.db.QueryRowContext(ctx, `SELECT `+cols+` FROM clob_api_keys WHERE api_key = ?`, apiKey))
+	if !ok {
+		return k, ok, err
+	}
+	s.mu.Lock()
+	if c, hit := s.cache[apiKey]; hit {
+		k = c
+	} else {
+		if _, r := s.revoked[apiKey]; r { // revoked after our read
+			k.Revoked = true
+		}
+		s.cache[apiKey] = k
+	}
+	s.mu.Unlock()
+	return k, true, nil
 }
 
 // Active lists addr's active keys, oldest first.
@@ -117,5 +156,15 @@ func (s *Store) Revoke(ctx context.Context, apiKey string, at time.Time) (bool, 
 		return false, err
 	}
 	n, err := res.RowsAffected()
-	return n == 1, err
+	if err != nil || n != 1 {
+		return false, err
+	}
+	s.mu.Lock()
+	if c, ok := s.cache[apiKey]; ok {
+		c.Revoked = true
+		s.cache[apiKey] = c
+	}
+	s.revoked[apiKey] = struct{}{}
+	s.mu.Unlock()
+	return true, nil
 }
