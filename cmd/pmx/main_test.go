@@ -90,6 +90,12 @@ func TestServeWithDemoAnswersOnEveryListenerAndLocksTheDataDir(t *testing.T) {
 	if code, body := get(t, urls["data"]+"/v2/trades?limit=1"); code != 200 || !strings.Contains(body, `"proxy_wallet"`) {
 		t.Errorf("demo world not served: %d %s", code, body)
 	}
+	if code, _ := get(t, urls["clob"]+"/time"); code != 200 {
+		t.Errorf("clob /time: %d", code)
+	}
+	if code, body := get(t, urls["clob"]+"/auth/api-keys"); code != 401 || !strings.Contains(body, `"error"`) {
+		t.Errorf("clob L2 route without credentials: %d %s", code, body)
+	}
 	// One source of truth: a market seen in a data-service feed is a catalog market.
 	var feed struct {
 		Data []struct {
