@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -84,4 +85,22 @@ func FuzzParseImport(f *testing.F) {
 			t.Fatalf("rendered form of %q does not re-import: %v", s, err)
 		}
 	})
+}
+
+// The data store's rule (internal/sqlite derivedMarketID): the first 7 hex
+// digits of the condition id.
+func TestDerivedMarketID(t *testing.T) {
+	for _, c := range []struct {
+		cond string
+		want int64
+	}{
+		{"0x571aafcdc9d3549ac260d5f956adc4ae57d9ace63575abd99db58ba0130e9fcf", 0x571aafc},
+		{"0x0000001" + strings.Repeat("0", 57), 1},
+		{"0x12", 0},
+		{"0xzzzzzzz" + strings.Repeat("0", 57), 0},
+	} {
+		if got := DerivedMarketID(c.cond); got != c.want {
+			t.Errorf("DerivedMarketID(%.12s…) = %d, want %d", c.cond, got, c.want)
+		}
+	}
 }

@@ -1,7 +1,6 @@
 package catalog
 
 import (
-	"crypto/sha256"
 	"errors"
 	"fmt"
 	"hash/fnv"
@@ -12,19 +11,18 @@ import (
 )
 
 // DerivedMarketID is the catalog market id of a ledger market that carries
-// no market_id: the first 48 bits of SHA-256 of its lower-cased condition
-// id, never 0. Hashing spreads made-up (sequential) condition ids; 48 bits
-// keep the id exact in JavaScript numbers. The data store must derive the
-// same id (it can call this function) so /v2 rows and the catalog agree.
-// A collision is refused at write time, never silently merged.
+// no market_id. The data store derives it (docs/ledger-events.md), so this
+// is the same rule as internal/sqlite's: the first 7 hex digits of the
+// condition id, read as an integer (0 for a malformed id). /v2 rows and the
+// catalog therefore agree; a collision is refused at write time
+// (ErrConflict), never silently merged.
 func DerivedMarketID(conditionID string) int64 {
-	sum := sha256.Sum256([]byte(strings.ToLower(conditionID)))
-	var v int64
-	for _, b := range sum[:6] {
-		v = v<<8 | int64(b)
+	if len(conditionID) < 9 {
+		return 0
 	}
-	if v == 0 {
-		v = 1
+	v, err := strconv.ParseInt(conditionID[2:9], 16, 64)
+	if err != nil {
+		return 0
 	}
 	return v
 }

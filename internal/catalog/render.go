@@ -2,6 +2,7 @@ package catalog
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"net/http"
 	"strconv"
@@ -57,24 +58,26 @@ func (c *renderCache) put(k renderKey, rev int64, live string, b []byte) {
 	c.entries[k] = rendered{rev: rev, live: live, json: b}
 }
 
-// liveKey fingerprints the live figures applied to a market.
+// liveKey fingerprints the live figures applied to a market: a presence
+// byte and 8 raw bytes per figure, the outcome prices counted, so distinct
+// figures never share a key.
 func liveKey(dst []byte, l Live, ok bool) []byte {
 	if !ok {
-		return append(dst, '-')
+		return append(dst, 0)
 	}
-	for _, p := range []*amount.Micro{l.Volume, l.Volume24hr, l.Liquidity, l.OpenInterest, l.LastTradePrice, l.BestBid, l.BestAsk} {
+	dst = append(dst, 1)
+	for _, p := range [...]*amount.Micro{l.Volume, l.Volume24hr, l.Liquidity, l.OpenInterest, l.LastTradePrice, l.BestBid, l.BestAsk} {
 		if p == nil {
-			dst = append(dst, 'n')
+			dst = append(dst, 0)
 		} else {
-			dst = strconv.AppendInt(dst, int64(*p), 36)
+			dst = binary.LittleEndian.AppendUint64(append(dst, 1), uint64(*p))
 		}
-		dst = append(dst, ',')
 	}
+	dst = binary.LittleEndian.AppendUint32(dst, uint32(len(l.OutcomePrices)))
 	for _, p := range l.OutcomePrices {
-		dst = strconv.AppendInt(dst, int64(p), 36)
-		dst = append(dst, ';')
+		dst = binary.LittleEndian.AppendUint64(dst, uint64(p))
 	}
-	return append(dst, '|')
+	return dst
 }
 
 var marketsNull = []byte(`"markets":null`)
@@ -98,11 +101,7 @@ func (h *Handler) renderMarket(m *Market, live string, lm map[string]Live) ([]by
 // event is marshalled with markets nil and `"markets":null` replaced: an
 // unescaped `"markets":null` can only be that key (quotes inside string
 // values are escaped), and Event has exactly one such key.
-func (h *Handler) renderEvent(e *Event, lives []string, lm map[string]Live, withMarkets bool) ([]byte, error) {
-	evLive := ""
-	for _, l := range lives {
-		evLive += l
-	}
+func (h *Handler) renderEvent(e *Event, evLive string, lives []string, lm map[string]Live, withMarkets bool) ([]byte, error) {
 	k := renderKey{'e', string(e.ID)}
 	if !withMarkets {
 		k.kind = 'E'
@@ -157,19 +156,27 @@ func (h *Handler) renderEvent(e *Event, lives []string, lm map[string]Live, with
 func (h *Handler) writeEvents(w http.ResponseWriter, evs []Event, live map[string]Live, shape byte, next string, withMarkets bool) {
 	parts := make([][]byte, len(evs))
 	var kb []byte
+	var ends []int
 	for i := range evs {
 		e := &evs[i]
-		lives := make([]string, len(e.Markets))
+		// One key string per event; each market's key is a slice of it.
+		kb, ends = kb[:0], ends[:0]
 		for j := range e.Markets {
-			kb = kb[:0]
 			var l Live
 			ok := false
 			if c := e.Markets[j].ConditionID; c != nil {
 				l, ok = live[*c]
 			}
-			lives[j] = string(liveKey(kb, l, ok))
+			kb = liveKey(kb, l, ok)
+			ends = append(ends, len(kb))
 		}
-		b, err := h.renderEvent(e, lives, live, withMarkets)
+		all := string(kb)
+		lives := make([]string, len(e.Markets))
+		start := 0
+		for j, end := range ends {
+			lives[j], start = all[start:end], end
+		}
+		b, err := h.renderEvent(e, all, lives, live, withMarkets)
 		if err != nil {
 			h.ok(w, err, "")
 			return
@@ -189,7 +196,8 @@ func (h *Handler) writeMarkets(w http.ResponseWriter, ms []Market, live map[stri
 		if c := ms[i].ConditionID; c != nil {
 			l, ok = live[*c]
 		}
-		b, err := h.renderMarket(&ms[i], string(liveKey(kb[:0], l, ok)), live)
+		kb = liveKey(kb[:0], l, ok)
+		b, err := h.renderMarket(&ms[i], string(kb), live)
 		if err != nil {
 			h.ok(w, err, "")
 			return

@@ -2,6 +2,8 @@ package catalogsql_test
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"io"
 	"net"
@@ -33,7 +35,8 @@ func benchWorld(b testing.TB) (*catalogsql.Store, catalog.StaticLive) {
 	for ev := int64(1); ev <= 200; ev++ {
 		for k := int64(0); k < 3; k++ {
 			n := ev*3 + k
-			c := fmt.Sprintf("0x%064x", n*7919)
+			sum := sha256.Sum256([]byte(fmt.Sprint(n))) // condition ids look like hashes
+			c := "0x" + hex.EncodeToString(sum[:])
 			line := ledger.Event{Kind: ledger.KindMarket, ConditionID: c, Question: fmt.Sprintf("Question %d?", n),
 				Slug: fmt.Sprintf("market-%d", n), EventID: ev, EventSlug: fmt.Sprintf("event-%d", ev),
 				EventTitle: fmt.Sprintf("Event %d", ev), Category: cats[ev%4], Outcomes: []string{"Yes", "No"},

@@ -5,6 +5,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"net/http"
 	"os"
@@ -250,5 +251,21 @@ func TestImportProductionCaptures(t *testing.T) {
 	}
 	if after := dump(t, e.db); after != before {
 		t.Errorf("re-importing the captures changed the store")
+	}
+}
+
+// Two ledger markets whose derived ids collide: the second is refused.
+func TestDerivedIDCollisionRefused(t *testing.T) {
+	e := newEnv(t)
+	line := demoMarkets()[0]
+	line.ConditionID = cond(0x11)[:10] + strings.Repeat("f", 56) // same first 7 hex digits as cond(0x11)
+	line.EventID, line.Slug = 104, "other"
+	err := e.store.UpsertFromLedgerMarket(context.Background(), line)
+	if !errors.Is(err, catalog.ErrConflict) {
+		t.Fatalf("collision: %v, want ErrConflict", err)
+	}
+	var ev map[string]any
+	if st := e.get(t, "/events/104", &ev); st != 404 {
+		t.Errorf("refused line left event 104 behind: %d", st)
 	}
 }

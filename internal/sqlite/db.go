@@ -34,6 +34,7 @@ type DB struct {
 
 	mu    sync.Mutex // serializes Apply
 	cat   atomic.Pointer[catalog]
+	live  atomic.Pointer[liveCache] // catalog live fields (live.go)
 	clock func() time.Time
 
 	boards boardCache // memoised boards (boards.go)
@@ -56,7 +57,7 @@ type Options struct {
 func dsnOf(path string) string {
 	q := url.Values{}
 	for _, p := range []string{"busy_timeout(10000)", "journal_mode(WAL)", "synchronous(NORMAL)",
-		"foreign_keys(0)", "cache_size(-65536)"} {
+		"foreign_keys(0)", "cache_size(-65536)", "mmap_size(4294967296)"} {
 		q.Add("_pragma", p)
 	}
 	return "file:" + path + "?" + q.Encode()

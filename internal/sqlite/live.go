@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"sync"
 
 	"pmx/internal/amount"
 	gamma "pmx/internal/catalog"
@@ -16,13 +17,22 @@ var _ gamma.LiveFields = (*DB)(nil)
 // payouts once resolved) and open interest (outstanding complete sets: the
 // supply of outcome 0, one USDC each). Liquidity and best bid/ask belong to
 // the order book, not the ledger, and are left to the stored values.
+//
+// Results are cached per market until the store publishes a new catalog
+// (every Apply that changes markets or marks) or the minute turns (the 24-hour
+// window moves), so listings cost map lookups, not queries.
 func (db *DB) Live(ctx context.Context, conditionIDs []string) (map[string]gamma.Live, error) {
 	cat := db.cat.Load()
 	now := db.clock().Unix()
 	out := make(map[string]gamma.Live, len(conditionIDs))
+	lc := db.liveCache(cat, now/60)
 	for _, id := range conditionIDs {
 		m := cat.byCond[id]
 		if m == nil || m.isCombo || len(m.tokens) == 0 {
+			continue
+		}
+		if l, ok := lc.get(id); ok {
+			out[id] = l
 			continue
 		}
 		l := gamma.Live{}
@@ -37,7 +47,8 @@ func (db *DB) Live(ctx context.Context, conditionIDs []string) (map[string]gamma
 		v := amount.Micro(v24.Int64)
 		l.Volume24hr = &v
 		if t0 := m.tokens[0]; t0 != nil {
-			if err := db.r.QueryRowContext(ctx, `SELECT SUM(size) FROM positions WHERE tid = ? AND size > 0`, t0.tid).Scan(&oi); err != nil {
+			// mid first: positions are indexed by market, not by token.
+			if err := db.r.QueryRowContext(ctx, `SELECT SUM(size) FROM positions WHERE mid = ? AND tid = ? AND size > 0`, m.mid, t0.tid).Scan(&oi); err != nil {
 				return nil, err
 			}
 			o := amount.Micro(oi.Int64)
@@ -59,6 +70,37 @@ func (db *DB) Live(ctx context.Context, conditionIDs []string) (map[string]gamma
 			l.OutcomePrices = prices
 		}
 		out[id] = l
+		lc.put(id, l)
 	}
 	return out, nil
+}
+
+// liveCache holds computed live fields for one (catalog, minute).
+type liveCache struct {
+	cat    *catalog
+	minute int64
+	mu     sync.RWMutex
+	m      map[string]gamma.Live
+}
+
+func (c *liveCache) get(id string) (gamma.Live, bool) {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	l, ok := c.m[id]
+	return l, ok
+}
+
+func (c *liveCache) put(id string, l gamma.Live) {
+	c.mu.Lock()
+	c.m[id] = l
+	c.mu.Unlock()
+}
+
+func (db *DB) liveCache(cat *catalog, minute int64) *liveCache {
+	if c := db.live.Load(); c != nil && c.cat == cat && c.minute == minute {
+		return c
+	}
+	c := &liveCache{cat: cat, minute: minute, m: map[string]gamma.Live{}}
+	db.live.Store(c)
+	return c
 }
