@@ -113,54 +113,24 @@ func (db *DB) leaderboard(ctx context.Context, p store.LeaderboardParams) (*lead
 // and rewards; deposits and withdrawals are not PnL) since the end of the
 // day before the window.
 func (db *DB) overallStandings(ctx context.Context, cat *catalog, start int64, all bool) (map[int64]*lbRow, error) {
-	rows := map[int64]*lbRow{}
-	q, err := db.r.QueryContext(ctx, `SELECT wid, realized_market + realized_combo,
-		maker_rebate + taker_rebate + reward + yield + referral, volume FROM wallets`)
+	cur, err := cached(ctx, db, "lbnow", func(cat *catalog) (map[int64]walletNow, error) { return db.walletsNow(ctx, cat) })
 	if err != nil {
 		return nil, err
 	}
-	for q.Next() {
-		r := &lbRow{}
-		var realized, income amount.Micro
-		if err := q.Scan(&r.wid, &realized, &income, &r.volume); err != nil {
-			q.Close()
-			return nil, err
+	rows := make(map[int64]*lbRow, len(cur))
+	for wid, c := range cur {
+		r := &lbRow{wid: wid, volume: c.volume, pnl: c.economic}
+		if all {
+			r.pnl = c.realized
 		}
-		r.pnl = realized
-		if !all {
-			r.pnl += income
-		}
-		rows[r.wid] = r
-	}
-	q.Close()
-	if err := q.Err(); err != nil {
-		return nil, err
+		rows[wid] = r
 	}
 	if all {
 		return rows, nil
 	}
-	q, err = db.r.QueryContext(ctx, `SELECT wid, tid, size, cost FROM positions WHERE size > 0`)
-	if err != nil {
-		return nil, err
-	}
-	for q.Next() {
-		var wid, tid int64
-		var size, cost amount.Micro
-		if err := q.Scan(&wid, &tid, &size, &cost); err != nil {
-			q.Close()
-			return nil, err
-		}
-		if r, t := rows[wid], cat.byTid[tid]; r != nil && t != nil {
-			r.pnl += amount.Mul(size, cat.mark(t)) - cost
-		}
-	}
-	q.Close()
-	if err := q.Err(); err != nil {
-		return nil, err
-	}
 	// Each wallet's last observation before the window: two primary-key
 	// seeks per wallet rather than a pass over every observation.
-	q, err = db.r.QueryContext(ctx, `SELECT o.wid, o.realized_market + o.realized_combo + o.unrealized + o.maker_rebate +
+	q, err := db.r.QueryContext(ctx, `SELECT o.wid, o.realized_market + o.realized_combo + o.unrealized + o.maker_rebate +
 		o.taker_rebate + o.reward + o.yield + o.referral, o.volume FROM wallets w
 		JOIN pnl_obs o ON o.wid = w.wid AND o.day = (SELECT MAX(day) FROM pnl_obs WHERE wid = w.wid AND day < ?)`, start)
 	if err != nil {
@@ -347,4 +317,55 @@ func rankLeaderboard(rows map[int64]*lbRow, noVolume bool) *leaderboard {
 	rank(b.byPnL, func(r *lbRow) amount.Micro { return r.pnl }, func(r *lbRow, n int32) { r.rankPnL = n })
 	rank(b.byVol, func(r *lbRow) amount.Micro { return r.volume }, func(r *lbRow, n int32) { r.rankVol = n })
 	return b
+}
+
+// walletNow is a wallet's cumulative figures now, shared by every window's
+// board of one data generation.
+type walletNow struct {
+	realized amount.Micro // market + combo
+	economic amount.Micro // realized + unrealized at current marks + income
+	volume   amount.Micro
+}
+
+func (db *DB) walletsNow(ctx context.Context, cat *catalog) (map[int64]walletNow, error) {
+	out := map[int64]walletNow{}
+	q, err := db.r.QueryContext(ctx, `SELECT wid, realized_market + realized_combo,
+		maker_rebate + taker_rebate + reward + yield + referral, volume FROM wallets`)
+	if err != nil {
+		return nil, err
+	}
+	for q.Next() {
+		var wid int64
+		var w walletNow
+		var income amount.Micro
+		if err := q.Scan(&wid, &w.realized, &income, &w.volume); err != nil {
+			q.Close()
+			return nil, err
+		}
+		w.economic = w.realized + income
+		out[wid] = w
+	}
+	q.Close()
+	if err := q.Err(); err != nil {
+		return nil, err
+	}
+	q, err = db.r.QueryContext(ctx, `SELECT wid, tid, size, cost FROM positions WHERE size > 0`)
+	if err != nil {
+		return nil, err
+	}
+	defer q.Close()
+	for q.Next() {
+		var wid, tid int64
+		var size, cost amount.Micro
+		if err := q.Scan(&wid, &tid, &size, &cost); err != nil {
+			return nil, err
+		}
+		if w, ok := out[wid]; ok {
+			if t := cat.byTid[tid]; t != nil {
+				w.economic += amount.Mul(size, cat.mark(t)) - cost
+				out[wid] = w
+			}
+		}
+	}
+	return out, q.Err()
 }
