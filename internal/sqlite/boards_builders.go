@@ -46,6 +46,7 @@ func (db *DB) builderFills(ctx context.Context, since int64, interval string) (m
 		makers map[int64]struct{}
 	}
 	accs := map[key]*acc{}
+	lastDay, lastBucket := int64(-1), int64(0)
 	for q.Next() {
 		var code string
 		var ts, taker, wid int64
@@ -58,7 +59,12 @@ func (db *DB) builderFills(ctx context.Context, since int64, interval string) (m
 		}
 		k := key{code: code}
 		if interval != "" {
-			k.bucket = bucketStart(interval, ts)
+			// Rows arrive in ts order (the index): consecutive fills share
+			// a day, so the calendar arithmetic runs once per day.
+			if d := store.DayFloor(ts); d != lastDay {
+				lastDay, lastBucket = d, bucketStart(interval, d)
+			}
+			k.bucket = lastBucket
 		}
 		a := accs[k]
 		if a == nil {
