@@ -3,6 +3,7 @@ package dataapi_test
 import (
 	"fmt"
 	"math/big"
+	"sync"
 	"testing"
 )
 
@@ -174,4 +175,53 @@ func TestBoards_RefreshAfterApply(t *testing.T) {
 	MustFields(t, "B wins", pol[0], map[string]string{"pnl": "380", "initial_value": "500", "final_value": "880"})
 	MustFields(t, "E wins", pol[1], map[string]string{
 		"user_id": V("{W5}"), "pnl": "120", "initial_value": "180", "final_value": "300", "position_id": "22"})
+}
+
+// Readers racing Applies always get a whole board of some generation, and
+// the board after the last Apply is exact (run under -race).
+func TestBoards_ConcurrentReadsDuringApply(t *testing.T) {
+	w := MustWorld(t)
+	w.MustApply(boardsLedger)
+	stop := make(chan struct{})
+	errs := make(chan error, 8)
+	var wg sync.WaitGroup
+	for i := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			paths := []string{"/v2/leaderboard?sort_by=VOLUME", "/v2/builders/leaderboard?time_period=all",
+				"/v2/biggest-winners", "/v2/builders/volume"}
+			for n := 0; ; n++ {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				res, err := w.Srv.Client().Get(w.Srv.URL + expand(paths[(i+n)%len(paths)]))
+				if err != nil {
+					errs <- err
+					return
+				}
+				res.Body.Close()
+				if res.StatusCode != 200 {
+					errs <- fmt.Errorf("status %d", res.StatusCode)
+					return
+				}
+			}
+		}()
+	}
+	for i := range 5 {
+		w.MustApply(fmt.Sprintf(`{"kind":"trade","tx_hash":"{H%d}","log_index":0,"block_number":%d,"timestamp":{T-100},"token_id":"21","maker":"{B}","taker":"{W5}","side":"BUY","price":"0.5","size":"10","builder_code":"{BC2}"}`,
+			60+i, 60+i))
+	}
+	close(stop)
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	rows := w.MustWalk("/v2/leaderboard?sort_by=VOLUME", "")
+	MustEqualRows(t, "after", rows, "user_id", V("{A}"), V("{B}"), V("{C}"), V("{W5}"))
+	MustEqualRows(t, "after", rows, "volume", "100", "100", "50", "50")
+	MustEqualRows(t, "after", rows, "rank", "1", "1", "3", "3")
 }
