@@ -33,7 +33,7 @@ var _ clob.Store = (*Store)(nil)
 
 // New migrates db (creating the clob_ tables) and returns the store.
 func New(ctx context.Context, db *sql.DB) (*Store, error) {
-	if err := migrate(ctx, db); err != nil {
+	if err := migrateDB(ctx, db); err != nil {
 		return nil, err
 	}
 	return &Store{db: db, cache: map[string]clob.Key{}, revoked: map[string]struct{}{}}, nil
