@@ -225,3 +225,24 @@ func TestBoards_ConcurrentReadsDuringApply(t *testing.T) {
 	MustEqualRows(t, "after", rows, "volume", "100", "100", "50", "50")
 	MustEqualRows(t, "after", rows, "rank", "1", "1", "3", "3")
 }
+
+// The all-time board's pnl is the wallet's lifetime realized PnL, as
+// /v2/user-stats reports it (all_time_pnl.realized_pnl).
+func TestLeaderboard_AllTimeMatchesUserStats(t *testing.T) {
+	w := MustWorld(t)
+	w.MustApply(boardsLedger)
+	rows := w.MustWalk("/v2/leaderboard?time_period=all&limit=2", "")
+	if len(rows) != 4 {
+		t.Fatalf("%d rows", len(rows))
+	}
+	for _, r := range rows {
+		st := w.Data("/v2/user-stats?user=" + str(r["user_id"]))
+		pt, ok := st["all_time_pnl"].(map[string]any)
+		if !ok {
+			t.Fatalf("%s: all_time_pnl %v", str(r["user_id"]), st["all_time_pnl"])
+		}
+		if str(pt["realized_pnl"]) != str(r["pnl"]) {
+			t.Errorf("%s: board pnl %s, user-stats realized_pnl %s", str(r["user_id"]), str(r["pnl"]), str(pt["realized_pnl"]))
+		}
+	}
+}
