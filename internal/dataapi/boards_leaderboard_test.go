@@ -246,3 +246,59 @@ func TestLeaderboard_AllTimeMatchesUserStats(t *testing.T) {
 		}
 	}
 }
+
+// A wallet idle since before the window is re-marked at the window's start:
+// only the marks' moves inside the window count. W7 and W8 last traded M4
+// 20 days ago (W7 split 100 and sold 10 YES to W8 at 0.8); M4 resolved YES 3
+// days ago. Day: nothing moved, no rows. Week: YES 0.8 → 1, NO 0.2 → 0, so W7
+// (90 YES, 100 NO) −2 and W8 (10 YES) +2. Month: their fills are inside it.
+func TestLeaderboard_IdleWalletsRemarkedAtWindowStart(t *testing.T) {
+	w := MustWorld(t)
+	w.MustApply(`
+{"kind":"market","condition_id":"{M4}","question":"Will the film win?","slug":"film","event_id":400,"event_slug":"film","event_title":"Film","category":"culture","outcomes":["Yes","No"],"token_ids":["41","42"],"end_date":"2026-09-12T00:00:00Z"}
+{"kind":"split","tx_hash":"{H70}","log_index":0,"block_number":1,"timestamp":{T-1728000},"user":"{W7}","condition_id":"{M4}","amount":"100"}
+{"kind":"trade","tx_hash":"{H71}","log_index":0,"block_number":2,"timestamp":{T-1727000},"token_id":"41","maker":"{W7}","taker":"{W8}","side":"BUY","price":"0.8","size":"10"}
+`)
+	w.MustApply(boardsLedger + `
+{"kind":"resolution","condition_id":"{M4}","payouts":["1","0"],"resolved_at":{T-259200}}
+`)
+	for _, tc := range []struct {
+		q         string
+		pnl, rank string // "" = not on the board
+		w8pnl     string
+	}{
+		{"time_period=day", "", "", ""},
+		{"time_period=week", "-2", "5", "2"},
+		{"time_period=month", "-2", "5", "2"},
+	} {
+		rows := w.MustWalk("/v2/leaderboard?"+tc.q, "")
+		var r7, r8 map[string]any
+		for _, r := range rows {
+			switch str(r["user_id"]) {
+			case V("{W7}"):
+				r7 = r
+			case V("{W8}"):
+				r8 = r
+			}
+		}
+		if tc.pnl == "" {
+			if r7 != nil || r8 != nil {
+				t.Errorf("%s: idle wallets on the board: %v %v", tc.q, r7, r8)
+			}
+			continue
+		}
+		if r7 == nil || r8 == nil {
+			t.Fatalf("%s: W7 %v, W8 %v", tc.q, r7, r8)
+		}
+		MustFields(t, tc.q+" W7", r7, map[string]string{"pnl": tc.pnl, "rank": tc.rank})
+		MustFields(t, tc.q+" W8", r8, map[string]string{"pnl": tc.w8pnl})
+	}
+	// The week volume of an idle wallet is 0; the month's counts its fill.
+	MustFields(t, "week W7", w.Data("/v2/leaderboard?user={W7}&time_period=week"), map[string]string{"volume": "0"})
+	MustFields(t, "month W7", w.Data("/v2/leaderboard?user={W7}&time_period=month"), map[string]string{"volume": "10", "pnl": "-2"})
+}
+
+func init() {
+	vars["{W7}"] = "0x00000000000000000000000000000000000000a7"
+	vars["{W8}"] = "0x00000000000000000000000000000000000000a8"
+}

@@ -128,27 +128,111 @@ func (db *DB) overallStandings(ctx context.Context, cat *catalog, start int64, a
 	if all {
 		return rows, nil
 	}
-	// Each wallet's last observation before the window: two primary-key
-	// seeks per wallet rather than a pass over every observation.
+	// Each wallet's last observation before the window (two primary-key
+	// seeks per wallet rather than a pass over every observation), and
+	// whether it has one inside the window.
 	q, err := db.r.QueryContext(ctx, `SELECT o.wid, o.realized_market + o.realized_combo + o.unrealized + o.maker_rebate +
-		o.taker_rebate + o.reward + o.yield + o.referral, o.volume FROM wallets w
-		JOIN pnl_obs o ON o.wid = w.wid AND o.day = (SELECT MAX(day) FROM pnl_obs WHERE wid = w.wid AND day < ?)`, start)
+		o.taker_rebate + o.reward + o.yield + o.referral, o.volume,
+		(SELECT MAX(day) FROM pnl_obs WHERE wid = w.wid) >= ? FROM wallets w
+		JOIN pnl_obs o ON o.wid = w.wid AND o.day = (SELECT MAX(day) FROM pnl_obs WHERE wid = w.wid AND day < ?)`, start, start)
 	if err != nil {
 		return nil, err
 	}
 	defer q.Close()
+	var marks map[int64]amount.Micro // token marks at the window's start, built on first need
 	for q.Next() {
 		var wid int64
 		var pnl, vol amount.Micro
-		if err := q.Scan(&wid, &pnl, &vol); err != nil {
+		var active bool
+		if err := q.Scan(&wid, &pnl, &vol, &active); err != nil {
 			return nil, err
 		}
-		if r := rows[wid]; r != nil {
-			r.pnl -= pnl
-			r.volume -= vol
+		r := rows[wid]
+		if r == nil {
+			continue
 		}
+		r.volume -= vol
+		if active {
+			r.pnl -= pnl
+			continue
+		}
+		// Idle since before the window: its holdings then are its holdings
+		// now, so its opening value is re-marked at the window's start
+		// (its last observation carries the marks of an older day, and
+		// every later move would otherwise count in this window).
+		if marks == nil {
+			if marks, err = db.marksAt(ctx, cat, start); err != nil {
+				return nil, err
+			}
+		}
+		c := cur[wid]
+		open := c.realized + c.income
+		for _, p := range c.open {
+			open += amount.Mul(p.size, marks[p.tid]) - p.cost
+		}
+		r.pnl -= open
 	}
 	return rows, q.Err()
+}
+
+// marksAt is every token's mark as of ts (the rule of docs/store.md applied
+// to the fills and resolutions before ts): the payout if its market resolved
+// at or before ts, else its last fill's price before ts, or 1 − the other
+// outcome's in a two-outcome market if that was later; 0 if never traded.
+// One backward walk of the market's taker fills per market (index
+// trades_market), stopping once every outcome is priced.
+func (db *DB) marksAt(ctx context.Context, cat *catalog, ts int64) (map[int64]amount.Micro, error) {
+	out := map[int64]amount.Micro{}
+	for _, m := range cat.byMid {
+		if m.isCombo || len(m.tokens) == 0 {
+			continue
+		}
+		if m.resolved && m.resolvedAt <= ts {
+			for i, t := range m.tokens {
+				if t != nil && i < len(m.payouts) {
+					out[t.tid] = m.payouts[i]
+				}
+			}
+			continue
+		}
+		if err := db.lastPrices(ctx, m, ts, out); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+func (db *DB) lastPrices(ctx context.Context, m *market, ts int64, out map[int64]amount.Micro) error {
+	q, err := db.r.QueryContext(ctx, `SELECT tid, price FROM activity WHERE mid = ? AND type = 0 AND taker = 1 AND ts < ?
+		ORDER BY ts DESC, seq DESC`, m.mid, ts)
+	if err != nil {
+		return err
+	}
+	defer q.Close()
+	priced := 0
+	for q.Next() && priced < len(m.tokens) {
+		var tid int64
+		var price amount.Micro
+		if err := q.Scan(&tid, &price); err != nil {
+			return err
+		}
+		if len(m.tokens) == 2 { // the latest fill prices both outcomes
+			for _, t := range m.tokens {
+				if t != nil {
+					out[t.tid] = price
+					if t.tid != tid {
+						out[t.tid] = amount.One - price
+					}
+				}
+			}
+			return nil
+		}
+		if _, ok := out[tid]; !ok {
+			out[tid] = price
+			priced++
+		}
+	}
+	return q.Err()
 }
 
 // categoryStandings: a market category's board counts the wallet's fills in
@@ -323,8 +407,15 @@ func rankLeaderboard(rows map[int64]*lbRow, noVolume bool) *leaderboard {
 // board of one data generation.
 type walletNow struct {
 	realized amount.Micro // market + combo
+	income   amount.Micro // rebates, rewards, yield, referral
 	economic amount.Micro // realized + unrealized at current marks + income
 	volume   amount.Micro
+	open     []openPos // positions held now
+}
+
+type openPos struct {
+	tid        int64
+	size, cost amount.Micro
 }
 
 func (db *DB) walletsNow(ctx context.Context, cat *catalog) (map[int64]walletNow, error) {
@@ -337,12 +428,11 @@ func (db *DB) walletsNow(ctx context.Context, cat *catalog) (map[int64]walletNow
 	for q.Next() {
 		var wid int64
 		var w walletNow
-		var income amount.Micro
-		if err := q.Scan(&wid, &w.realized, &income, &w.volume); err != nil {
+		if err := q.Scan(&wid, &w.realized, &w.income, &w.volume); err != nil {
 			q.Close()
 			return nil, err
 		}
-		w.economic = w.realized + income
+		w.economic = w.realized + w.income
 		out[wid] = w
 	}
 	q.Close()
@@ -363,6 +453,7 @@ func (db *DB) walletsNow(ctx context.Context, cat *catalog) (map[int64]walletNow
 		if w, ok := out[wid]; ok {
 			if t := cat.byTid[tid]; t != nil {
 				w.economic += amount.Mul(size, cat.mark(t)) - cost
+				w.open = append(w.open, openPos{tid, size, cost})
 				out[wid] = w
 			}
 		}
