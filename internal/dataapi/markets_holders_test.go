@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"pmx/internal/amount"
+	"pmx/internal/ledger"
 )
 
 type mHolder struct {
@@ -398,5 +399,24 @@ func TestLiveVolume(t *testing.T) {
 		if e := h.bad("/v2/live-volume?" + q); e.Error != msg {
 			t.Errorf("%s: %s", q, e.Error)
 		}
+	}
+}
+
+// TestHoldersSeeNewData: holders served (and cached) before an Apply reflect
+// it afterwards.
+func TestHoldersSeeNewData(t *testing.T) {
+	h := newMHarness(t, handEvs)
+	q := "/v2/holders?include_pnl=true&condition=" + mcond(1)
+	var p holdersPage
+	h.ok(q, &p)
+	if brief(p.Data) != "11:A=60,B=45,D=5 12:A=70,C=30,B=10" {
+		t.Fatalf("before: %s", brief(p.Data))
+	}
+	e := mTrade("11", wB, wD, "SELL", "0.65", "1")
+	e.BlockNumber, e.Timestamp, e.TxHash = 80_000_100, mT0+950, mcond(0xfeed)
+	loadThroughLedger(t, h.db, []ledger.Event{e})
+	h.ok(q, &p)
+	if brief(p.Data) != "11:A=60,B=46,D=4 12:A=70,C=30,B=10" {
+		t.Errorf("after: %s", brief(p.Data))
 	}
 }

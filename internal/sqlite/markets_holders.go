@@ -22,8 +22,8 @@ type holding struct {
 }
 
 // Holders implements store.Markets. Each market is read whole (its positions
-// with a balance, through positions_holders) and ranked here in fixed point:
-// holder counts per market are small next to a page of any feed.
+// with a balance) and ranked once per catalog generation (genCache); a page
+// is then a min_balance prefix cut and an offset window of each token's list.
 func (db *DB) Holders(ctx context.Context, p store.HoldersParams) ([]store.HolderGroup, bool, error) {
 	cat := db.cat.Load()
 	var groups []store.HolderGroup
@@ -33,30 +33,21 @@ func (db *DB) Holders(ctx context.Context, p store.HoldersParams) ([]store.Holde
 		if m == nil || m.isCombo {
 			continue
 		}
-		hs, err := db.holdings(ctx, m.mid)
+		e, err := db.rankedHolders(ctx, cat, m)
 		if err != nil {
 			return nil, false, err
 		}
-		if !p.Gross {
-			netHoldings(hs, len(m.tokens))
-		}
-		byTid := map[int64][]*holding{}
-		for _, h := range hs {
-			if h.amount >= p.MinBalance {
-				byTid[h.tid] = append(byTid[h.tid], h)
-			}
+		ranked := e.net
+		if p.Gross {
+			ranked = e.gross
 		}
 		for _, t := range m.tokens {
 			if t == nil {
 				continue
 			}
-			list := byTid[t.tid]
-			sort.Slice(list, func(i, j int) bool {
-				if list[i].amount != list[j].amount {
-					return list[i].amount > list[j].amount
-				}
-				return list[i].addr < list[j].addr
-			})
+			list := ranked[t.tid]
+			// Ranked by amount descending: the min_balance cut is a prefix.
+			list = list[:sort.Search(len(list), func(i int) bool { return list[i].amount < p.MinBalance })]
 			if len(list) > p.Offset+p.Limit {
 				more = true
 			}
@@ -66,8 +57,8 @@ func (db *DB) Holders(ctx context.Context, p store.HoldersParams) ([]store.Holde
 			list = list[p.Offset:min(len(list), p.Offset+p.Limit)]
 			g := store.HolderGroup{TokenID: t.tokenID, Holders: make([]store.Holder, len(list))}
 			mark := cat.mark(t)
-			for i, h := range list {
-				g.Holders[i] = holderRow(h, t, mark, p.Gross)
+			for i := range list {
+				g.Holders[i] = holderRow(&list[i], t, mark, p.Gross)
 			}
 			groups = append(groups, g)
 		}
@@ -113,6 +104,41 @@ func netHoldings(hs []*holding, outcomes int) {
 		}
 		h.amount = h.size - sets
 	}
+}
+
+// rankedHolders returns market m's holders ranked per token, through the
+// generation cache.
+func (db *DB) rankedHolders(ctx context.Context, cat *catalog, m *market) (*holdersEntry, error) {
+	e := cacheEntry(&cat.cache, &cat.cache.holders, m.mid)
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.ready {
+		return e, nil
+	}
+	hs, err := db.holdings(ctx, m.mid)
+	if err != nil {
+		return nil, err // not cached: the next request retries
+	}
+	rank := func() map[int64][]holding {
+		out := map[int64][]holding{}
+		for _, h := range hs {
+			out[h.tid] = append(out[h.tid], *h)
+		}
+		for _, list := range out {
+			sort.Slice(list, func(i, j int) bool {
+				if list[i].amount != list[j].amount {
+					return list[i].amount > list[j].amount
+				}
+				return list[i].addr < list[j].addr
+			})
+		}
+		return out
+	}
+	e.gross = rank()
+	netHoldings(hs, len(m.tokens))
+	e.net = rank()
+	e.ready = true
+	return e, nil
 }
 
 // holdings reads every positive balance of market mid with the wallet's
