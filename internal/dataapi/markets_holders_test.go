@@ -420,3 +420,23 @@ func TestHoldersSeeNewData(t *testing.T) {
 		t.Errorf("after: %s", brief(p.Data))
 	}
 }
+
+// TestOpenInterestSeesNewData: open interest served before an Apply
+// reflects it afterwards (the supply cache is per generation).
+func TestOpenInterestSeesNewData(t *testing.T) {
+	h := newMHarness(t, handEvs)
+	value := func() string {
+		var p oiPage
+		h.ok("/v2/oi?condition="+mcond(1), &p)
+		return p.Data[0].Value.String()
+	}
+	if v := value(); v != "110" {
+		t.Fatalf("before: %s", v)
+	}
+	e := mSplit(wC, 1, "5")
+	e.BlockNumber, e.Timestamp, e.TxHash = 80_000_100, mT0+950, mcond(0xfeed)
+	loadThroughLedger(t, h.db, []ledger.Event{e})
+	if v := value(); v != "115" {
+		t.Errorf("after a split of 5: %s", v)
+	}
+}

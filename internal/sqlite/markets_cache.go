@@ -10,17 +10,26 @@ import (
 )
 
 // genCache keeps what the market routes read, for one catalog generation:
-// each requested token's full price-tick history and each requested
-// market's ranked holders. Apply publishes a new catalog (with an empty
+// each requested token's full price-tick history, each requested market's
+// ranked holders and every token's outstanding shares. Apply publishes a new catalog (with an empty
 // cache) after its commit, so a generation's cache never misses committed
 // data, and stale generations are dropped with their catalog. Memory is
 // bounded by the fills of the requested tokens (24 bytes a tick, a fill
 // counting for both sides of a binary market) and the positions of the
-// requested markets (two ranked copies each).
+// requested markets (two ranked copies each), plus one supply figure per
+// token.
 type genCache struct {
 	mu      sync.Mutex
 	ticks   map[int64]*tickEntry    // by token tid
 	holders map[int64]*holdersEntry // by market mid
+	supply  supplyEntry             // every token's outstanding shares
+}
+
+// supplyEntry is Σ positive balances per token tid; read-only once ready.
+type supplyEntry struct {
+	mu    sync.Mutex
+	ready bool
+	byTid map[int64]amount.Micro
 }
 
 type tickEntry struct {

@@ -3,8 +3,6 @@ package sqlite
 import (
 	"context"
 	"sort"
-	"strconv"
-	"strings"
 
 	"pmx/internal/amount"
 	"pmx/internal/store"
@@ -186,7 +184,7 @@ func (db *DB) OpenInterest(ctx context.Context, conditions []string) ([]store.Op
 			}
 		}
 	}
-	supply, err := db.supply(ctx, ms, conditions == nil)
+	supply, err := db.supply(ctx, cat)
 	if err != nil {
 		return nil, err
 	}
@@ -213,26 +211,21 @@ func (db *DB) OpenInterest(ctx context.Context, conditions []string) ([]store.Op
 	return out, nil
 }
 
-// supply sums positive balances per token of the given markets (all markets
-// when all is set), reading positions_holders only.
-func (db *DB) supply(ctx context.Context, ms []*market, all bool) (map[int64]amount.Micro, error) {
-	out := map[int64]amount.Micro{}
-	if len(ms) == 0 {
-		return out, nil
+// supply sums positive balances per token (one scan of positions_holders
+// per catalog generation).
+func (db *DB) supply(ctx context.Context, cat *catalog) (map[int64]amount.Micro, error) {
+	e := &cat.cache.supply
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.ready {
+		return e.byTid, nil
 	}
-	q := `SELECT tid, SUM(size) FROM positions WHERE size > 0 GROUP BY mid, tid`
-	if !all {
-		ids := make([]string, len(ms))
-		for i, m := range ms {
-			ids[i] = strconv.FormatInt(m.mid, 10) // integers only: safe to inline
-		}
-		q = `SELECT tid, SUM(size) FROM positions WHERE mid IN (` + strings.Join(ids, ",") + `) AND size > 0 GROUP BY mid, tid`
-	}
-	rows, err := db.r.QueryContext(ctx, q)
+	rows, err := db.r.QueryContext(ctx, `SELECT tid, SUM(size) FROM positions WHERE size > 0 GROUP BY mid, tid`)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
+	out := map[int64]amount.Micro{}
 	for rows.Next() {
 		var tid int64
 		var s amount.Micro
@@ -241,5 +234,9 @@ func (db *DB) supply(ctx context.Context, ms []*market, all bool) (map[int64]amo
 		}
 		out[tid] = s
 	}
-	return out, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, err // not cached: the next request retries
+	}
+	e.byTid, e.ready = out, true
+	return out, nil
 }
