@@ -101,7 +101,7 @@ func TestHoldersExact(t *testing.T) {
 			if got := brief(p.Data); got != c.want {
 				t.Errorf("got %q, want %q", got, c.want)
 			}
-			if p.Pagination.HasMore || p.Pagination.NextCursor != nil || p.Pagination.Offset != 0 {
+			if p.Pagination.HasMore || p.Pagination.NextCursor != nil || p.Pagination.Offset != 0 || p.Pagination.Limit != 100 {
 				t.Errorf("pagination %+v", p.Pagination)
 			}
 		})
