@@ -440,3 +440,51 @@ func TestOpenInterestSeesNewData(t *testing.T) {
 		t.Errorf("after a split of 5: %s", v)
 	}
 }
+
+// TestHoldersEconomicsMatchPositions: include_pnl figures equal the
+// wallet's /v2/positions row for the same token.
+func TestHoldersEconomicsMatchPositions(t *testing.T) {
+	h := newMHarness(t, handEvs)
+	var p holdersPage
+	h.ok("/v2/holders?include_pnl=true&condition="+mcond(1), &p)
+	n := 0
+	for _, g := range p.Data {
+		for _, r := range g.Holders {
+			var pos struct {
+				Data []struct {
+					TokenID       string       `json:"token_id"`
+					CurrentSize   amount.Micro `json:"current_size"`
+					AvgPrice      amount.Micro `json:"avg_price"`
+					EntryCostUSDC amount.Micro `json:"entry_cost_usdc"`
+					CurrentPrice  amount.Micro `json:"current_price"`
+					CurrentValue  amount.Micro `json:"current_value"`
+					RealizedPnL   amount.Micro `json:"realized_pnl"`
+					UnrealizedPnL amount.Micro `json:"unrealized_pnl"`
+					TotalPnL      amount.Micro `json:"total_pnl"`
+				} `json:"data"`
+			}
+			h.ok("/v2/positions?user="+r.ProxyWallet+"&condition="+mcond(1), &pos)
+			found := false
+			for _, q := range pos.Data {
+				if q.TokenID != g.TokenID {
+					continue
+				}
+				found = true
+				want := fmt.Sprint(q.CurrentSize, q.AvgPrice, q.EntryCostUSDC, q.CurrentPrice, q.CurrentValue,
+					q.RealizedPnL, q.UnrealizedPnL, q.TotalPnL)
+				got := fmt.Sprint(r.Amount, *r.AvgPrice, *r.EntryCostUSDC, *r.CurrentPrice, *r.CurrentValue,
+					*r.RealizedPnL, *r.UnrealizedPnL, *r.TotalPnL)
+				if got != want {
+					t.Errorf("%s %s: holders %s, positions %s", walletName(r.ProxyWallet), g.TokenID, got, want)
+				}
+				n++
+			}
+			if !found {
+				t.Errorf("%s %s: no position row", walletName(r.ProxyWallet), g.TokenID)
+			}
+		}
+	}
+	if n != 6 {
+		t.Errorf("%d rows compared", n)
+	}
+}
