@@ -46,7 +46,7 @@ type holdersEntry struct {
 	net, gross map[int64][]holding
 }
 
-func cacheEntry[E any](c *genCache, m *map[int64]*E, key int64) *E {
+func genEntry[E any](c *genCache, m *map[int64]*E, key int64) *E {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if *m == nil {
@@ -63,7 +63,7 @@ func cacheEntry[E any](c *genCache, m *map[int64]*E, key int64) *E {
 // tokenTicks returns every fill of token t as its price, through the cache.
 // comp is the complement token's tid (−1 for none): its fills count at 1 − p.
 func (db *DB) tokenTicks(ctx context.Context, cat *catalog, t *token, comp int64) ([]store.Tick, error) {
-	e := cacheEntry(&cat.cache, &cat.cache.ticks, t.tid)
+	e := genEntry(&cat.cache, &cat.cache.ticks, t.tid)
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.ready {

@@ -107,7 +107,7 @@ func netHoldings(hs []*holding, outcomes int) {
 // rankedHolders returns market m's holders ranked per token, through the
 // generation cache.
 func (db *DB) rankedHolders(ctx context.Context, cat *catalog, m *market) (*holdersEntry, error) {
-	e := cacheEntry(&cat.cache, &cat.cache.holders, m.mid)
+	e := genEntry(&cat.cache, &cat.cache.holders, m.mid)
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.ready {
