@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"pmx/internal/amount"
+	"pmx/internal/ledger"
 )
 
 type mHolder struct {
@@ -100,7 +101,7 @@ func TestHoldersExact(t *testing.T) {
 			if got := brief(p.Data); got != c.want {
 				t.Errorf("got %q, want %q", got, c.want)
 			}
-			if p.Pagination.HasMore || p.Pagination.NextCursor != nil || p.Pagination.Offset != 0 {
+			if p.Pagination.HasMore || p.Pagination.NextCursor != nil || p.Pagination.Offset != 0 || p.Pagination.Limit != 100 {
 				t.Errorf("pagination %+v", p.Pagination)
 			}
 		})
@@ -398,5 +399,92 @@ func TestLiveVolume(t *testing.T) {
 		if e := h.bad("/v2/live-volume?" + q); e.Error != msg {
 			t.Errorf("%s: %s", q, e.Error)
 		}
+	}
+}
+
+// TestHoldersSeeNewData: holders served (and cached) before an Apply reflect
+// it afterwards.
+func TestHoldersSeeNewData(t *testing.T) {
+	h := newMHarness(t, handEvs)
+	q := "/v2/holders?include_pnl=true&condition=" + mcond(1)
+	var p holdersPage
+	h.ok(q, &p)
+	if brief(p.Data) != "11:A=60,B=45,D=5 12:A=70,C=30,B=10" {
+		t.Fatalf("before: %s", brief(p.Data))
+	}
+	e := mTrade("11", wB, wD, "SELL", "0.65", "1")
+	e.BlockNumber, e.Timestamp, e.TxHash = 80_000_100, mT0+950, mcond(0xfeed)
+	loadThroughLedger(t, h.db, []ledger.Event{e})
+	h.ok(q, &p)
+	if brief(p.Data) != "11:A=60,B=46,D=4 12:A=70,C=30,B=10" {
+		t.Errorf("after: %s", brief(p.Data))
+	}
+}
+
+// TestOpenInterestSeesNewData: open interest served before an Apply
+// reflects it afterwards (the supply cache is per generation).
+func TestOpenInterestSeesNewData(t *testing.T) {
+	h := newMHarness(t, handEvs)
+	value := func() string {
+		var p oiPage
+		h.ok("/v2/oi?condition="+mcond(1), &p)
+		return p.Data[0].Value.String()
+	}
+	if v := value(); v != "110" {
+		t.Fatalf("before: %s", v)
+	}
+	e := mSplit(wC, 1, "5")
+	e.BlockNumber, e.Timestamp, e.TxHash = 80_000_100, mT0+950, mcond(0xfeed)
+	loadThroughLedger(t, h.db, []ledger.Event{e})
+	if v := value(); v != "115" {
+		t.Errorf("after a split of 5: %s", v)
+	}
+}
+
+// TestHoldersEconomicsMatchPositions: include_pnl figures equal the
+// wallet's /v2/positions row for the same token.
+func TestHoldersEconomicsMatchPositions(t *testing.T) {
+	h := newMHarness(t, handEvs)
+	var p holdersPage
+	h.ok("/v2/holders?include_pnl=true&condition="+mcond(1), &p)
+	n := 0
+	for _, g := range p.Data {
+		for _, r := range g.Holders {
+			var pos struct {
+				Data []struct {
+					TokenID       string       `json:"token_id"`
+					CurrentSize   amount.Micro `json:"current_size"`
+					AvgPrice      amount.Micro `json:"avg_price"`
+					EntryCostUSDC amount.Micro `json:"entry_cost_usdc"`
+					CurrentPrice  amount.Micro `json:"current_price"`
+					CurrentValue  amount.Micro `json:"current_value"`
+					RealizedPnL   amount.Micro `json:"realized_pnl"`
+					UnrealizedPnL amount.Micro `json:"unrealized_pnl"`
+					TotalPnL      amount.Micro `json:"total_pnl"`
+				} `json:"data"`
+			}
+			h.ok("/v2/positions?user="+r.ProxyWallet+"&condition="+mcond(1), &pos)
+			found := false
+			for _, q := range pos.Data {
+				if q.TokenID != g.TokenID {
+					continue
+				}
+				found = true
+				want := fmt.Sprint(q.CurrentSize, q.AvgPrice, q.EntryCostUSDC, q.CurrentPrice, q.CurrentValue,
+					q.RealizedPnL, q.UnrealizedPnL, q.TotalPnL)
+				got := fmt.Sprint(r.Amount, *r.AvgPrice, *r.EntryCostUSDC, *r.CurrentPrice, *r.CurrentValue,
+					*r.RealizedPnL, *r.UnrealizedPnL, *r.TotalPnL)
+				if got != want {
+					t.Errorf("%s %s: holders %s, positions %s", walletName(r.ProxyWallet), g.TokenID, got, want)
+				}
+				n++
+			}
+			if !found {
+				t.Errorf("%s %s: no position row", walletName(r.ProxyWallet), g.TokenID)
+			}
+		}
+	}
+	if n != 6 {
+		t.Errorf("%d rows compared", n)
 	}
 }

@@ -66,7 +66,8 @@ func TestResolutions(t *testing.T) {
 		"question_id=0x1":                   "invalid question id: 0x1",
 		"condition=0x1":                     "invalid condition id: 0x1",
 		"event_id=abc":                      "invalid event id: abc",
-		"condition=" + strings.Repeat(c1+",", 1) + mcond(5) + "&offset=1": "",
+		"event_id=" + strings.Repeat("1,", 20) + "2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21": "at most 20 distinct values are allowed in 'event_id' (got 21)",
+		"condition=" + strings.Repeat(c1+",", 1) + mcond(5) + "&offset=1":                              "",
 	} {
 		if e := h.bad("/v2/resolutions?" + q); msg != "" && e.Error != msg {
 			t.Errorf("%q: %s", q, e.Error)

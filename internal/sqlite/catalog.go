@@ -72,7 +72,7 @@ type catalog struct {
 	byEvent map[int64][]*market
 	nextMid int64
 	nextTid int64
-	ticks   tickCache // price ticks read for this generation (markets_ticks.go)
+	cache   genCache // market-route reads cached for this generation (markets_cache.go)
 }
 
 func newCatalog() *catalog {

@@ -3,8 +3,6 @@ package sqlite
 import (
 	"context"
 	"sort"
-	"strconv"
-	"strings"
 
 	"pmx/internal/amount"
 	"pmx/internal/store"
@@ -22,8 +20,8 @@ type holding struct {
 }
 
 // Holders implements store.Markets. Each market is read whole (its positions
-// with a balance, through positions_holders) and ranked here in fixed point:
-// holder counts per market are small next to a page of any feed.
+// with a balance) and ranked once per catalog generation (genCache); a page
+// is then a min_balance prefix cut and an offset window of each token's list.
 func (db *DB) Holders(ctx context.Context, p store.HoldersParams) ([]store.HolderGroup, bool, error) {
 	cat := db.cat.Load()
 	var groups []store.HolderGroup
@@ -33,30 +31,21 @@ func (db *DB) Holders(ctx context.Context, p store.HoldersParams) ([]store.Holde
 		if m == nil || m.isCombo {
 			continue
 		}
-		hs, err := db.holdings(ctx, m.mid)
+		e, err := db.rankedHolders(ctx, cat, m)
 		if err != nil {
 			return nil, false, err
 		}
-		if !p.Gross {
-			netHoldings(hs, len(m.tokens))
-		}
-		byTid := map[int64][]*holding{}
-		for _, h := range hs {
-			if h.amount >= p.MinBalance {
-				byTid[h.tid] = append(byTid[h.tid], h)
-			}
+		ranked := e.net
+		if p.Gross {
+			ranked = e.gross
 		}
 		for _, t := range m.tokens {
 			if t == nil {
 				continue
 			}
-			list := byTid[t.tid]
-			sort.Slice(list, func(i, j int) bool {
-				if list[i].amount != list[j].amount {
-					return list[i].amount > list[j].amount
-				}
-				return list[i].addr < list[j].addr
-			})
+			list := ranked[t.tid]
+			// Ranked by amount descending: the min_balance cut is a prefix.
+			list = list[:sort.Search(len(list), func(i int) bool { return list[i].amount < p.MinBalance })]
 			if len(list) > p.Offset+p.Limit {
 				more = true
 			}
@@ -66,8 +55,8 @@ func (db *DB) Holders(ctx context.Context, p store.HoldersParams) ([]store.Holde
 			list = list[p.Offset:min(len(list), p.Offset+p.Limit)]
 			g := store.HolderGroup{TokenID: t.tokenID, Holders: make([]store.Holder, len(list))}
 			mark := cat.mark(t)
-			for i, h := range list {
-				g.Holders[i] = holderRow(h, t, mark, p.Gross)
+			for i := range list {
+				g.Holders[i] = holderRow(&list[i], t, mark, p.Gross)
 			}
 			groups = append(groups, g)
 		}
@@ -115,6 +104,41 @@ func netHoldings(hs []*holding, outcomes int) {
 	}
 }
 
+// rankedHolders returns market m's holders ranked per token, through the
+// generation cache.
+func (db *DB) rankedHolders(ctx context.Context, cat *catalog, m *market) (*holdersEntry, error) {
+	e := genEntry(&cat.cache, &cat.cache.holders, m.mid)
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.ready {
+		return e, nil
+	}
+	hs, err := db.holdings(ctx, m.mid)
+	if err != nil {
+		return nil, err // not cached: the next request retries
+	}
+	rank := func() map[int64][]holding {
+		out := map[int64][]holding{}
+		for _, h := range hs {
+			out[h.tid] = append(out[h.tid], *h)
+		}
+		for _, list := range out {
+			sort.Slice(list, func(i, j int) bool {
+				if list[i].amount != list[j].amount {
+					return list[i].amount > list[j].amount
+				}
+				return list[i].addr < list[j].addr
+			})
+		}
+		return out
+	}
+	e.gross = rank()
+	netHoldings(hs, len(m.tokens))
+	e.net = rank()
+	e.ready = true
+	return e, nil
+}
+
 // holdings reads every positive balance of market mid with the wallet's
 // profile.
 func (db *DB) holdings(ctx context.Context, mid int64) ([]*holding, error) {
@@ -160,7 +184,7 @@ func (db *DB) OpenInterest(ctx context.Context, conditions []string) ([]store.Op
 			}
 		}
 	}
-	supply, err := db.supply(ctx, ms, conditions == nil)
+	supply, err := db.supply(ctx, cat)
 	if err != nil {
 		return nil, err
 	}
@@ -187,26 +211,21 @@ func (db *DB) OpenInterest(ctx context.Context, conditions []string) ([]store.Op
 	return out, nil
 }
 
-// supply sums positive balances per token of the given markets (all markets
-// when all is set), reading positions_holders only.
-func (db *DB) supply(ctx context.Context, ms []*market, all bool) (map[int64]amount.Micro, error) {
-	out := map[int64]amount.Micro{}
-	if len(ms) == 0 {
-		return out, nil
+// supply sums positive balances per token (one scan of positions_holders
+// per catalog generation).
+func (db *DB) supply(ctx context.Context, cat *catalog) (map[int64]amount.Micro, error) {
+	e := &cat.cache.supply
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.ready {
+		return e.byTid, nil
 	}
-	q := `SELECT tid, SUM(size) FROM positions WHERE size > 0 GROUP BY mid, tid`
-	if !all {
-		ids := make([]string, len(ms))
-		for i, m := range ms {
-			ids[i] = strconv.FormatInt(m.mid, 10) // integers only: safe to inline
-		}
-		q = `SELECT tid, SUM(size) FROM positions WHERE mid IN (` + strings.Join(ids, ",") + `) AND size > 0 GROUP BY mid, tid`
-	}
-	rows, err := db.r.QueryContext(ctx, q)
+	rows, err := db.r.QueryContext(ctx, `SELECT tid, SUM(size) FROM positions WHERE size > 0 GROUP BY mid, tid`)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
+	out := map[int64]amount.Micro{}
 	for rows.Next() {
 		var tid int64
 		var s amount.Micro
@@ -215,5 +234,9 @@ func (db *DB) supply(ctx context.Context, ms []*market, all bool) (map[int64]amo
 		}
 		out[tid] = s
 	}
-	return out, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, err // not cached: the next request retries
+	}
+	e.byTid, e.ready = out, true
+	return out, nil
 }

@@ -23,7 +23,8 @@ type Markets interface {
 	LiveVolume(ctx context.Context, eventIDs []int64) (LiveVolume, error)
 	// PriceTicks serves /v2/prices-history: the price observations of one
 	// token (its own fills, and in a two-outcome market its complement's at
-	// 1 − p, the mark rule) with From ≤ ts < To, oldest first.
+	// 1 − p, the mark rule) with From ≤ ts < To, oldest first. The ticks
+	// are shared and read-only.
 	PriceTicks(ctx context.Context, p PriceTicksParams) (PriceTicks, error)
 	// Resolutions serves /v2/resolutions for condition ids (request order)
 	// or, with conditions nil, the markets of eventIDs.

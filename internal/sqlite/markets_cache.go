@@ -9,15 +9,27 @@ import (
 	"pmx/internal/store"
 )
 
-// tickCache keeps the full price-tick history of each token asked for, for
-// one catalog generation: Apply publishes a new catalog (with an empty
-// cache) after its commit, so a generation's cache never misses a committed
-// fill, and stale generations are dropped with their catalog. Memory is
+// genCache keeps what the market routes read, for one catalog generation:
+// each requested token's full price-tick history, each requested market's
+// ranked holders and every token's outstanding shares. Apply publishes a new catalog (with an empty
+// cache) after its commit, so a generation's cache never misses committed
+// data, and stale generations are dropped with their catalog. Memory is
 // bounded by the fills of the requested tokens (24 bytes a tick, a fill
-// counting for both sides of a binary market).
-type tickCache struct {
-	mu sync.Mutex
-	m  map[int64]*tickEntry
+// counting for both sides of a binary market) and the positions of the
+// requested markets (two ranked copies each), plus one supply figure per
+// token.
+type genCache struct {
+	mu      sync.Mutex
+	ticks   map[int64]*tickEntry    // by token tid
+	holders map[int64]*holdersEntry // by market mid
+	supply  supplyEntry             // every token's outstanding shares
+}
+
+// supplyEntry is Σ positive balances per token tid; read-only once ready.
+type supplyEntry struct {
+	mu    sync.Mutex
+	ready bool
+	byTid map[int64]amount.Micro
 }
 
 type tickEntry struct {
@@ -26,16 +38,24 @@ type tickEntry struct {
 	ticks []store.Tick // read-only once ready; ordered by (ts, seq)
 }
 
-func (c *tickCache) entry(tid int64) *tickEntry {
+// holdersEntry ranks a market's holders per token (amount descending, then
+// address), netted and gross; read-only once ready.
+type holdersEntry struct {
+	mu         sync.Mutex
+	ready      bool
+	net, gross map[int64][]holding
+}
+
+func genEntry[E any](c *genCache, m *map[int64]*E, key int64) *E {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.m == nil {
-		c.m = map[int64]*tickEntry{}
+	if *m == nil {
+		*m = map[int64]*E{}
 	}
-	e := c.m[tid]
+	e := (*m)[key]
 	if e == nil {
-		e = &tickEntry{}
-		c.m[tid] = e
+		e = new(E)
+		(*m)[key] = e
 	}
 	return e
 }
@@ -43,7 +63,7 @@ func (c *tickCache) entry(tid int64) *tickEntry {
 // tokenTicks returns every fill of token t as its price, through the cache.
 // comp is the complement token's tid (−1 for none): its fills count at 1 − p.
 func (db *DB) tokenTicks(ctx context.Context, cat *catalog, t *token, comp int64) ([]store.Tick, error) {
-	e := cat.ticks.entry(t.tid)
+	e := genEntry(&cat.cache, &cat.cache.ticks, t.tid)
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.ready {
