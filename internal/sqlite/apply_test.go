@@ -28,7 +28,7 @@ func state(t *testing.T, db store.Store) string {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ac, err := db.Activity(ctx, store.ActivityParams{User: addr(w), Now: 1_790_000_000, Limit: 1000,
+		ac, err := db.Activity(ctx, store.ActivityParams{User: addr(w), Limit: 1000,
 			Types: store.ActivityTypes, IncludeDepositsWithdrawals: true})
 		if err != nil {
 			t.Fatal(err)
