@@ -144,3 +144,18 @@ func reportCPU(b *testing.B, run func()) {
 	b.StopTimer()
 	b.ReportMetric(float64((cpuTime()-c0).Microseconds())/1000/float64(b.N), "cpu-ms/op")
 }
+
+func BenchmarkQueryPositionsMarket(b *testing.B) {
+	db := loadBig(b)
+	reportCPU(b, func() {
+		b.RunParallel(func(pb *testing.PB) {
+			i := 0
+			for pb.Next() {
+				i++
+				if _, err := db.Positions(ctx, store.PositionsParams{Conditions: []string{cond(1 + i%300)}, Limit: 100}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	})
+}

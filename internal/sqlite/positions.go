@@ -93,9 +93,25 @@ func (db *DB) Positions(ctx context.Context, p store.PositionsParams) (store.Pag
 			return none, err
 		}
 	}
+	minSize, minValue := store.DustShares, amount.Micro(0)
+	if p.FilterType == store.FilterCash {
+		minValue = p.FilterAmount
+	} else if p.FilterAmount > 0 {
+		minSize = p.FilterAmount
+	}
+	closedBelow := store.DustShares // a user's CLOSED set ignores filter_amount
+	if !userAnchor {
+		closedBelow = minSize // on a market anchor it moves the boundary
+	}
+	// A market anchor can have thousands of holders: drop rows below dust in
+	// SQL (they can be neither served nor make another row mergeable). A
+	// user's few hundred rows are all read, and wallet profiles are joined
+	// only for the page's rows (below).
+	if !userAnchor && status != store.StatusClosed {
+		w.add("p.size >= ?", min(minSize, store.DustShares))
+	}
 	rows, err := db.r.QueryContext(ctx, `SELECT p.wid, p.tid, p.mid, p.size, p.cost, p.fees, p.avg, p.bought,
-		p.realized, p.first_at, p.last_at, w.address, w.name, w.profile_image, w.verified
-		FROM positions p JOIN wallets w ON w.wid = p.wid WHERE `+w.sql(), w.args...)
+		p.realized, p.first_at, p.last_at FROM positions p WHERE `+w.sql(), w.args...)
 	if err != nil {
 		return none, err
 	}
@@ -104,7 +120,7 @@ func (db *DB) Positions(ctx context.Context, p store.PositionsParams) (store.Pag
 	for rows.Next() {
 		r := &posRow{}
 		if err := rows.Scan(&r.wid, &r.tid, &r.mid, &r.size, &r.cost, &r.fees, &r.avg, &r.bought, &r.realized,
-			&r.firstAt, &r.lastAt, &r.addr, &r.name, &r.image, &r.verified); err != nil {
+			&r.firstAt, &r.lastAt); err != nil {
 			return none, err
 		}
 		r.m, r.t = cat.byMid[r.mid], cat.byTid[r.tid]
@@ -126,16 +142,6 @@ func (db *DB) Positions(ctx context.Context, p store.PositionsParams) (store.Pag
 		return none, err
 	}
 
-	minSize, minValue := store.DustShares, amount.Micro(0)
-	if p.FilterType == store.FilterCash {
-		minValue = p.FilterAmount
-	} else if p.FilterAmount > 0 {
-		minSize = p.FilterAmount
-	}
-	closedBelow := store.DustShares // a user's CLOSED set ignores filter_amount
-	if !userAnchor {
-		closedBelow = minSize // on a market anchor it moves the boundary
-	}
 	// live[wid,mid] counts tokens held above dust in unresolved markets.
 	type wm struct{ wid, mid int64 }
 	live := map[wm]int{}
@@ -172,7 +178,7 @@ func (db *DB) Positions(ctx context.Context, p store.PositionsParams) (store.Pag
 		}
 		r.key = store.PositionKey{Value: sortValue(r, sortBy), TokenID: r.t.tokenID}
 		if !userAnchor {
-			r.key.Wallet = r.addr
+			r.key.Wallet = strconv.FormatInt(r.wid, 10) // the store's wallet id: cursors are opaque
 		}
 		if status == store.StatusRedeemable && r.mark == 0 {
 			r.key.Group = 1 // winners first
@@ -185,6 +191,9 @@ func (db *DB) Positions(ctx context.Context, p store.PositionsParams) (store.Pag
 	if len(sel) > p.Limit+1 {
 		sel = sel[:p.Limit+1]
 	}
+	if err := db.profiles(ctx, sel); err != nil {
+		return none, err
+	}
 	out := make([]store.Position, len(sel))
 	keys := make([]store.PositionKey, len(sel))
 	for i, r := range sel {
@@ -192,6 +201,42 @@ func (db *DB) Positions(ctx context.Context, p store.PositionsParams) (store.Pag
 		keys[i] = r.key
 	}
 	return pageOf(out, keys, p.Limit), nil
+}
+
+// profiles fills the wallet columns of the page's rows.
+func (db *DB) profiles(ctx context.Context, rows []*posRow) error {
+	if len(rows) == 0 {
+		return nil
+	}
+	wids := make([]int64, 0, len(rows))
+	for _, r := range rows {
+		wids = append(wids, r.wid)
+	}
+	w := &where{}
+	w.in("wid", wids)
+	q, err := db.r.QueryContext(ctx, `SELECT wid, address, name, profile_image, verified FROM wallets WHERE `+w.sql())
+	if err != nil {
+		return err
+	}
+	defer q.Close()
+	type profile struct {
+		addr, name, image string
+		verified          bool
+	}
+	byWid := map[int64]profile{}
+	for q.Next() {
+		var wid int64
+		var pr profile
+		if err := q.Scan(&wid, &pr.addr, &pr.name, &pr.image, &pr.verified); err != nil {
+			return err
+		}
+		byWid[wid] = pr
+	}
+	for _, r := range rows {
+		pr := byWid[r.wid]
+		r.addr, r.name, r.image, r.verified = pr.addr, pr.name, pr.image, pr.verified
+	}
+	return q.Err()
 }
 
 func sortValue(r *posRow, sortBy string) int64 {
@@ -228,11 +273,7 @@ func comparePositionKeys(a, b store.PositionKey, asc bool) int {
 	case a.TokenID != b.TokenID:
 		c = cmpDecimal(a.TokenID, b.TokenID)
 	case a.Wallet != b.Wallet:
-		if a.Wallet < b.Wallet {
-			c = -1
-		} else {
-			c = 1
-		}
+		c = cmpDecimal(a.Wallet, b.Wallet)
 	}
 	if !asc {
 		c = -c
