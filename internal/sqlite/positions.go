@@ -2,8 +2,10 @@ package sqlite
 
 import (
 	"context"
+	"fmt"
 	"sort"
 	"strconv"
+	"strings"
 
 	"pmx/internal/amount"
 	"pmx/internal/store"
@@ -110,8 +112,9 @@ func (db *DB) Positions(ctx context.Context, p store.PositionsParams) (store.Pag
 	if !userAnchor && status != store.StatusClosed {
 		w.add("p.size >= ?", min(minSize, store.DustShares))
 	}
-	rows, err := db.r.QueryContext(ctx, `SELECT p.wid, p.tid, p.mid, p.size, p.cost, p.fees, p.avg, p.bought,
-		p.realized, p.first_at, p.last_at FROM positions p WHERE `+w.sql(), w.args...)
+	// Only what filtering and sorting need; the page's rows get the rest.
+	rows, err := db.r.QueryContext(ctx, `SELECT p.wid, p.tid, p.size, p.cost, p.realized, p.last_at
+		FROM positions p WHERE `+w.sql(), w.args...)
 	if err != nil {
 		return none, err
 	}
@@ -119,14 +122,15 @@ func (db *DB) Positions(ctx context.Context, p store.PositionsParams) (store.Pag
 	var all []*posRow
 	for rows.Next() {
 		r := &posRow{}
-		if err := rows.Scan(&r.wid, &r.tid, &r.mid, &r.size, &r.cost, &r.fees, &r.avg, &r.bought, &r.realized,
-			&r.firstAt, &r.lastAt); err != nil {
+		if err := rows.Scan(&r.wid, &r.tid, &r.size, &r.cost, &r.realized, &r.lastAt); err != nil {
 			return none, err
 		}
-		r.m, r.t = cat.byMid[r.mid], cat.byTid[r.tid]
+		r.t = cat.byTid[r.tid]
 		if r.t == nil {
 			continue // committed by an Apply whose catalog is not published yet
 		}
+		r.mid = r.t.mid
+		r.m = cat.byMid[r.mid]
 		if r.m != nil && (!r.m.active || (r.m.archived && (!p.IncludeArchived || status == store.StatusClosed))) {
 			continue
 		}
@@ -191,7 +195,7 @@ func (db *DB) Positions(ctx context.Context, p store.PositionsParams) (store.Pag
 	if len(sel) > p.Limit+1 {
 		sel = sel[:p.Limit+1]
 	}
-	if err := db.profiles(ctx, sel); err != nil {
+	if err := db.details(ctx, sel); err != nil {
 		return none, err
 	}
 	out := make([]store.Position, len(sel))
@@ -203,38 +207,41 @@ func (db *DB) Positions(ctx context.Context, p store.PositionsParams) (store.Pag
 	return pageOf(out, keys, p.Limit), nil
 }
 
-// profiles fills the wallet columns of the page's rows.
-func (db *DB) profiles(ctx context.Context, rows []*posRow) error {
+// details fills the page rows' remaining position and wallet columns.
+func (db *DB) details(ctx context.Context, rows []*posRow) error {
 	if len(rows) == 0 {
 		return nil
 	}
-	wids := make([]int64, 0, len(rows))
-	for _, r := range rows {
-		wids = append(wids, r.wid)
+	var b strings.Builder
+	type wt struct{ wid, tid int64 }
+	byKey := make(map[wt]*posRow, len(rows))
+	for i, r := range rows {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "(%d, %d)", r.wid, r.tid) // integers only: safe to inline
+		byKey[wt{r.wid, r.tid}] = r
 	}
-	w := &where{}
-	w.in("wid", wids)
-	q, err := db.r.QueryContext(ctx, `SELECT wid, address, name, profile_image, verified FROM wallets WHERE `+w.sql())
+	q, err := db.r.QueryContext(ctx, `SELECT p.wid, p.tid, p.fees, p.avg, p.bought, p.first_at, w.address, w.name,
+		w.profile_image, w.verified FROM positions p JOIN wallets w ON w.wid = p.wid
+		WHERE (p.wid, p.tid) IN (VALUES `+b.String()+`)`)
 	if err != nil {
 		return err
 	}
 	defer q.Close()
-	type profile struct {
-		addr, name, image string
-		verified          bool
-	}
-	byWid := map[int64]profile{}
 	for q.Next() {
-		var wid int64
-		var pr profile
-		if err := q.Scan(&wid, &pr.addr, &pr.name, &pr.image, &pr.verified); err != nil {
+		var k wt
+		var fees, avg, bought amount.Micro
+		var firstAt int64
+		var addr, name, image string
+		var verified bool
+		if err := q.Scan(&k.wid, &k.tid, &fees, &avg, &bought, &firstAt, &addr, &name, &image, &verified); err != nil {
 			return err
 		}
-		byWid[wid] = pr
-	}
-	for _, r := range rows {
-		pr := byWid[r.wid]
-		r.addr, r.name, r.image, r.verified = pr.addr, pr.name, pr.image, pr.verified
+		if r := byKey[k]; r != nil {
+			r.fees, r.avg, r.bought, r.firstAt = fees, avg, bought, firstAt
+			r.addr, r.name, r.image, r.verified = addr, name, image, verified
+		}
 	}
 	return q.Err()
 }
