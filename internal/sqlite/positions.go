@@ -112,9 +112,15 @@ func (db *DB) Positions(ctx context.Context, p store.PositionsParams) (store.Pag
 	if !userAnchor && status != store.StatusClosed {
 		w.add("p.size >= ?", min(minSize, store.DustShares))
 	}
-	// Only what filtering and sorting need; the page's rows get the rest.
-	rows, err := db.r.QueryContext(ctx, `SELECT p.wid, p.tid, p.size, p.cost, p.realized, p.last_at
-		FROM positions p WHERE `+w.sql(), w.args...)
+	// A user's rows are contiguous in the primary key: read them whole. A
+	// market's come from the covering positions_mid index, with only what
+	// filtering and sorting need; the page's rows get the rest (details).
+	q := `SELECT p.wid, p.tid, p.size, p.cost, p.realized, p.last_at, p.fees, p.avg, p.bought, p.first_at,
+		w.address, w.name, w.profile_image, w.verified FROM positions p JOIN wallets w ON w.wid = p.wid WHERE `
+	if !userAnchor {
+		q = `SELECT p.wid, p.tid, p.size, p.cost, p.realized, p.last_at FROM positions p WHERE `
+	}
+	rows, err := db.r.QueryContext(ctx, q+w.sql(), w.args...)
 	if err != nil {
 		return none, err
 	}
@@ -122,7 +128,11 @@ func (db *DB) Positions(ctx context.Context, p store.PositionsParams) (store.Pag
 	var all []*posRow
 	for rows.Next() {
 		r := &posRow{}
-		if err := rows.Scan(&r.wid, &r.tid, &r.size, &r.cost, &r.realized, &r.lastAt); err != nil {
+		dest := []any{&r.wid, &r.tid, &r.size, &r.cost, &r.realized, &r.lastAt}
+		if userAnchor {
+			dest = append(dest, &r.fees, &r.avg, &r.bought, &r.firstAt, &r.addr, &r.name, &r.image, &r.verified)
+		}
+		if err := rows.Scan(dest...); err != nil {
 			return none, err
 		}
 		r.t = cat.byTid[r.tid]
@@ -195,8 +205,10 @@ func (db *DB) Positions(ctx context.Context, p store.PositionsParams) (store.Pag
 	if len(sel) > p.Limit+1 {
 		sel = sel[:p.Limit+1]
 	}
-	if err := db.details(ctx, sel); err != nil {
-		return none, err
+	if !userAnchor {
+		if err := db.details(ctx, sel); err != nil {
+			return none, err
+		}
 	}
 	out := make([]store.Position, len(sel))
 	keys := make([]store.PositionKey, len(sel))
