@@ -67,9 +67,15 @@ func (s *Service) trades(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	start, end, err := bounds(q, "start", "end")
-	if err != nil {
-		return err
+	// start/end apply to the wallet shape only; the market and global
+	// shapes serve their fixed windows (the store derives them from Now).
+	var win store.Window
+	if user != "" {
+		w, err := q.FeedWindow(s.clock.Now())
+		if err != nil {
+			return err
+		}
+		win = store.Window(w)
 	}
 	ks, err := s.decodeFeedCursor(q, "trades")
 	if err != nil {
@@ -81,7 +87,7 @@ func (s *Service) trades(w http.ResponseWriter, r *http.Request) error {
 	}
 	page, err := s.store.Trades(r.Context(), store.TradesParams{
 		User: user, Conditions: conds, EventIDs: events, IncludeMaker: !takerOnly,
-		FilterType: filterType, FilterAmount: filterAmount, Side: side, Start: start, End: end,
+		FilterType: filterType, FilterAmount: filterAmount, Side: side, Window: win,
 		Now: s.now(), Limit: int(limit), After: feedKey(ks),
 	})
 	if err != nil {
@@ -129,7 +135,7 @@ func (s *Service) activity(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	start, end, err := bounds(q, "start", "end")
+	win, err := q.FeedWindow(s.clock.Now())
 	if err != nil {
 		return err
 	}
@@ -150,7 +156,7 @@ func (s *Service) activity(w http.ResponseWriter, r *http.Request) error {
 	}
 	page, err := s.store.Activity(r.Context(), store.ActivityParams{
 		User: user, Types: types, IncludeDepositsWithdrawals: !excludeDW, Conditions: conds, EventIDs: events,
-		Side: side, Start: start, End: end, Ascending: dir == "ASC", Now: s.now(), Limit: int(limit), After: feedKey(ks),
+		Side: side, Window: store.Window(win), Ascending: dir == "ASC", Limit: int(limit), After: feedKey(ks),
 	})
 	if err != nil {
 		return err

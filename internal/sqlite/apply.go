@@ -111,8 +111,13 @@ func (db *DB) Apply(ctx context.Context, events []ledger.Event) (int, error) {
 	}
 	applied := 0
 	for i := range events {
-		if i%4096 == 0 && ctx.Err() != nil {
-			return 0, ctx.Err()
+		if i%16384 == 0 && i > 0 {
+			if err := ctx.Err(); err != nil {
+				return 0, err
+			}
+			if db.progress != nil {
+				db.progress(i, len(events))
+			}
 		}
 		ok, err := a.apply(&events[i])
 		if err != nil {
@@ -121,6 +126,9 @@ func (db *DB) Apply(ctx context.Context, events []ledger.Event) (int, error) {
 		if ok {
 			applied++
 		}
+	}
+	if db.progress != nil {
+		db.progress(len(events), len(events))
 	}
 	if err := a.flushDay(); err != nil {
 		return 0, err

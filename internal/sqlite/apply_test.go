@@ -1,6 +1,7 @@
 package sqlite_test
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -28,7 +29,7 @@ func state(t *testing.T, db store.Store) string {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ac, err := db.Activity(ctx, store.ActivityParams{User: addr(w), Now: 1_790_000_000, Limit: 1000,
+		ac, err := db.Activity(ctx, store.ActivityParams{User: addr(w), Limit: 1000,
 			Types: store.ActivityTypes, IncludeDepositsWithdrawals: true})
 		if err != nil {
 			t.Fatal(err)
@@ -159,4 +160,27 @@ func firstDiff(a, b string) string {
 	}
 	lo := max(0, i-150)
 	return fmt.Sprintf("\n got  ...%s\n want ...%s", a[lo:min(len(a), i+80)], b[lo:min(len(b), i+80)])
+}
+
+func TestProgressAndCancel(t *testing.T) {
+	var calls [][2]int
+	db, err := sqlite.Open(t.TempDir()+"/p.db", sqlite.Options{Progress: func(d, n int) { calls = append(calls, [2]int{d, n}) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	evs := synth(2, 10, 20, 15000)
+	cctx, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, err := db.Apply(cctx, evs); err == nil {
+		t.Fatal("cancelled Apply succeeded")
+	}
+	if wm, _ := db.Watermark(ctx); wm.Applied != 0 {
+		t.Fatalf("cancelled Apply left %+v", wm)
+	}
+	calls = nil
+	mustApply(t, db, evs...)
+	if len(calls) != 2 || calls[0] != [2]int{16384, len(evs)} || calls[1] != [2]int{len(evs), len(evs)} {
+		t.Fatalf("progress calls %v for %d events", calls, len(evs))
+	}
 }

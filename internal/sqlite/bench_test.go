@@ -92,7 +92,7 @@ func BenchmarkQueryActivity(b *testing.B) {
 			i := 0
 			for pb.Next() {
 				i++
-				if _, err := db.Activity(ctx, store.ActivityParams{User: addr(1 + i%5000), Now: benchNow, Limit: 100}); err != nil {
+				if _, err := db.Activity(ctx, store.ActivityParams{User: addr(1 + i%5000), Limit: 100}); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -143,4 +143,19 @@ func reportCPU(b *testing.B, run func()) {
 	run()
 	b.StopTimer()
 	b.ReportMetric(float64((cpuTime()-c0).Microseconds())/1000/float64(b.N), "cpu-ms/op")
+}
+
+func BenchmarkQueryPositionsMarket(b *testing.B) {
+	db := loadBig(b)
+	reportCPU(b, func() {
+		b.RunParallel(func(pb *testing.PB) {
+			i := 0
+			for pb.Next() {
+				i++
+				if _, err := db.Positions(ctx, store.PositionsParams{Conditions: []string{cond(1 + i%300)}, Limit: 100}); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	})
 }

@@ -106,7 +106,7 @@ func TestCombos(t *testing.T) {
 		t.Fatalf("combo activity page 2: %+v %v", pg, err)
 	}
 
-	act, err := db.Activity(ctx, store.ActivityParams{User: addr(1), Now: b.ts, Limit: 10})
+	act, err := db.Activity(ctx, store.ActivityParams{User: addr(1), Limit: 10})
 	if err != nil || len(act.Rows) != 1 || !act.Rows[0].IsCombo || act.Rows[0].ConditionID != comboID ||
 		act.Rows[0].TokenID != "9001" || act.Rows[0].Side != "BUY" {
 		t.Fatalf("combo trade activity %+v %v", act.Rows, err)

@@ -32,10 +32,11 @@ type DB struct {
 	w *sql.DB // the single writer connection
 	r *sql.DB // read pool
 
-	mu    sync.Mutex // serializes Apply
-	cat   atomic.Pointer[catalog]
-	live  atomic.Pointer[liveCache] // catalog live fields (live.go)
-	clock func() time.Time
+	mu       sync.Mutex // serializes Apply
+	cat      atomic.Pointer[catalog]
+	live     atomic.Pointer[liveCache] // catalog live fields (live.go)
+	clock    func() time.Time
+	progress func(done, total int)
 
 	boards boardCache // memoised boards (boards.go)
 }
@@ -46,6 +47,10 @@ var _ store.Store = (*DB)(nil)
 type Options struct {
 	ReadConns int              // read pool size; 0 = number of CPUs (at least 2)
 	Clock     func() time.Time // stamps Watermark.AppliedAt; nil = time.Now
+	// Progress, if set, is called during Apply every 16,384 events with the
+	// events processed so far and the batch size (for a progress bar), and
+	// once more with done == total before the commit.
+	Progress func(done, total int)
 }
 
 // dsnOf is the connection string every pool of the file uses.
@@ -103,7 +108,7 @@ func Open(path string, opt Options) (*DB, error) {
 	r.SetMaxOpenConns(n)
 	r.SetMaxIdleConns(n)
 	r.SetConnMaxLifetime(0)
-	db := &DB{w: w, r: r, clock: opt.Clock}
+	db := &DB{w: w, r: r, clock: opt.Clock, progress: opt.Progress}
 	if db.clock == nil {
 		db.clock = time.Now
 	}

@@ -26,6 +26,9 @@ type feedRow struct {
 // returns n rows at most.
 func (db *DB) feed(ctx context.Context, w *where, win store.Window, asc bool, after *store.FeedKey, n int) ([]feedRow, error) {
 	lo, hi := win.Start, win.End
+	if hi == 0 {
+		hi = 1<<63 - 1
+	}
 	if after != nil {
 		if asc {
 			lo = max(lo, after.Timestamp)
@@ -137,7 +140,7 @@ func (db *DB) Trades(ctx context.Context, p store.TradesParams) (store.Page[stor
 		if p.Side != "" {
 			w.add("a.side = ?", sideCode(p.Side))
 		}
-		rows, err = db.feed(ctx, w, store.FeedWindow(p.Start, p.End, p.Now), false, p.After, p.Limit+1)
+		rows, err = db.feed(ctx, w, p.Window, false, p.After, p.Limit+1)
 	} else {
 		win = store.GlobalFeedWindow(p.Now)
 		if mids != nil || len(p.EventIDs) > 0 {
@@ -281,7 +284,7 @@ func (db *DB) Activity(ctx context.Context, p store.ActivityParams) (store.Page[
 	if p.Side != "" {
 		w.add("a.side = ?", sideCode(p.Side))
 	}
-	rows, err := db.feed(ctx, w, store.FeedWindow(p.Start, p.End, p.Now), p.Ascending, p.After, p.Limit+1)
+	rows, err := db.feed(ctx, w, p.Window, p.Ascending, p.After, p.Limit+1)
 	if err != nil {
 		return none, err
 	}

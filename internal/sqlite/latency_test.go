@@ -46,7 +46,7 @@ func TestQueryLatency(t *testing.T) {
 			return err
 		}},
 		{"activity", func(i int) error {
-			_, err := db.Activity(ctx, store.ActivityParams{User: addr(1 + i%5000), Now: benchNow, Limit: 100})
+			_, err := db.Activity(ctx, store.ActivityParams{User: addr(1 + i%5000), Limit: 100})
 			return err
 		}},
 		{"positions?user", func(i int) error {

@@ -175,3 +175,38 @@ func TestConversion(t *testing.T) {
 		t.Fatalf("open rows %v", got)
 	}
 }
+
+func TestFeedWindows(t *testing.T) {
+	db, _ := openDB(t)
+	world(t, db, false) // trades at 1_780_000_020 (A buys) and 1_780_000_030 (A sells)
+	const t0 = 1_780_000_000
+	count := func(p store.TradesParams) int {
+		p.Limit = 100
+		pg, err := db.Trades(ctx, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(pg.Rows)
+	}
+	tests := []struct {
+		name string
+		p    store.TradesParams
+		want int
+	}{
+		{"user unbounded", store.TradesParams{User: addr(1)}, 2},
+		{"user end", store.TradesParams{User: addr(1), Window: store.Window{End: t0 + 25}}, 1},
+		{"user start", store.TradesParams{User: addr(1), Window: store.Window{Start: t0 + 25}}, 1},
+		{"user inclusive", store.TradesParams{User: addr(1), Window: store.Window{Start: t0 + 20, End: t0 + 30}}, 2},
+		{"global this month", store.TradesParams{Now: t0 + 10*86400}, 2},
+		{"global two months on", store.TradesParams{Now: t0 + 70*86400}, 0},
+		{"market in three years", store.TradesParams{Conditions: []string{cond(1)}, Now: t0 + 2*365*86400}, 2},
+		{"market after three years", store.TradesParams{Conditions: []string{cond(1)}, Now: t0 + 4*365*86400}, 0},
+		{"event", store.TradesParams{EventIDs: []int64{77}, Now: t0}, 2},
+		{"event and other condition", store.TradesParams{EventIDs: []int64{77}, Conditions: []string{cond(2)}, Now: t0}, 0},
+	}
+	for _, tc := range tests {
+		if got := count(tc.p); got != tc.want {
+			t.Errorf("%s: %d rows, want %d", tc.name, got, tc.want)
+		}
+	}
+}

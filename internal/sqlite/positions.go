@@ -2,8 +2,10 @@ package sqlite
 
 import (
 	"context"
+	"fmt"
 	"sort"
 	"strconv"
+	"strings"
 
 	"pmx/internal/amount"
 	"pmx/internal/store"
@@ -93,9 +95,32 @@ func (db *DB) Positions(ctx context.Context, p store.PositionsParams) (store.Pag
 			return none, err
 		}
 	}
-	rows, err := db.r.QueryContext(ctx, `SELECT p.wid, p.tid, p.mid, p.size, p.cost, p.fees, p.avg, p.bought,
-		p.realized, p.first_at, p.last_at, w.address, w.name, w.profile_image, w.verified
-		FROM positions p JOIN wallets w ON w.wid = p.wid WHERE `+w.sql(), w.args...)
+	minSize, minValue := store.DustShares, amount.Micro(0)
+	if p.FilterType == store.FilterCash {
+		minValue = p.FilterAmount
+	} else if p.FilterAmount > 0 {
+		minSize = p.FilterAmount
+	}
+	closedBelow := store.DustShares // a user's CLOSED set ignores filter_amount
+	if !userAnchor {
+		closedBelow = minSize // on a market anchor it moves the boundary
+	}
+	// A market anchor can have thousands of holders: drop rows below dust in
+	// SQL (they can be neither served nor make another row mergeable). A
+	// user's few hundred rows are all read, and wallet profiles are joined
+	// only for the page's rows (below).
+	if !userAnchor && status != store.StatusClosed {
+		w.add("p.size >= ?", min(minSize, store.DustShares))
+	}
+	// A user's rows are contiguous in the primary key: read them whole. A
+	// market's come from the covering positions_mid index, with only what
+	// filtering and sorting need; the page's rows get the rest (details).
+	q := `SELECT p.wid, p.tid, p.size, p.cost, p.realized, p.last_at, p.fees, p.avg, p.bought, p.first_at,
+		w.address, w.name, w.profile_image, w.verified FROM positions p JOIN wallets w ON w.wid = p.wid WHERE `
+	if !userAnchor {
+		q = `SELECT p.wid, p.tid, p.size, p.cost, p.realized, p.last_at FROM positions p WHERE `
+	}
+	rows, err := db.r.QueryContext(ctx, q+w.sql(), w.args...)
 	if err != nil {
 		return none, err
 	}
@@ -103,14 +128,19 @@ func (db *DB) Positions(ctx context.Context, p store.PositionsParams) (store.Pag
 	var all []*posRow
 	for rows.Next() {
 		r := &posRow{}
-		if err := rows.Scan(&r.wid, &r.tid, &r.mid, &r.size, &r.cost, &r.fees, &r.avg, &r.bought, &r.realized,
-			&r.firstAt, &r.lastAt, &r.addr, &r.name, &r.image, &r.verified); err != nil {
+		dest := []any{&r.wid, &r.tid, &r.size, &r.cost, &r.realized, &r.lastAt}
+		if userAnchor {
+			dest = append(dest, &r.fees, &r.avg, &r.bought, &r.firstAt, &r.addr, &r.name, &r.image, &r.verified)
+		}
+		if err := rows.Scan(dest...); err != nil {
 			return none, err
 		}
-		r.m, r.t = cat.byMid[r.mid], cat.byTid[r.tid]
+		r.t = cat.byTid[r.tid]
 		if r.t == nil {
 			continue // committed by an Apply whose catalog is not published yet
 		}
+		r.mid = r.t.mid
+		r.m = cat.byMid[r.mid]
 		if r.m != nil && (!r.m.active || (r.m.archived && (!p.IncludeArchived || status == store.StatusClosed))) {
 			continue
 		}
@@ -126,16 +156,6 @@ func (db *DB) Positions(ctx context.Context, p store.PositionsParams) (store.Pag
 		return none, err
 	}
 
-	minSize, minValue := store.DustShares, amount.Micro(0)
-	if p.FilterType == store.FilterCash {
-		minValue = p.FilterAmount
-	} else if p.FilterAmount > 0 {
-		minSize = p.FilterAmount
-	}
-	closedBelow := store.DustShares // a user's CLOSED set ignores filter_amount
-	if !userAnchor {
-		closedBelow = minSize // on a market anchor it moves the boundary
-	}
 	// live[wid,mid] counts tokens held above dust in unresolved markets.
 	type wm struct{ wid, mid int64 }
 	live := map[wm]int{}
@@ -172,7 +192,7 @@ func (db *DB) Positions(ctx context.Context, p store.PositionsParams) (store.Pag
 		}
 		r.key = store.PositionKey{Value: sortValue(r, sortBy), TokenID: r.t.tokenID}
 		if !userAnchor {
-			r.key.Wallet = r.addr
+			r.key.Wallet = strconv.FormatInt(r.wid, 10) // the store's wallet id: cursors are opaque
 		}
 		if status == store.StatusRedeemable && r.mark == 0 {
 			r.key.Group = 1 // winners first
@@ -185,6 +205,11 @@ func (db *DB) Positions(ctx context.Context, p store.PositionsParams) (store.Pag
 	if len(sel) > p.Limit+1 {
 		sel = sel[:p.Limit+1]
 	}
+	if !userAnchor {
+		if err := db.details(ctx, sel); err != nil {
+			return none, err
+		}
+	}
 	out := make([]store.Position, len(sel))
 	keys := make([]store.PositionKey, len(sel))
 	for i, r := range sel {
@@ -192,6 +217,45 @@ func (db *DB) Positions(ctx context.Context, p store.PositionsParams) (store.Pag
 		keys[i] = r.key
 	}
 	return pageOf(out, keys, p.Limit), nil
+}
+
+// details fills the page rows' remaining position and wallet columns.
+func (db *DB) details(ctx context.Context, rows []*posRow) error {
+	if len(rows) == 0 {
+		return nil
+	}
+	var b strings.Builder
+	type wt struct{ wid, tid int64 }
+	byKey := make(map[wt]*posRow, len(rows))
+	for i, r := range rows {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "(%d, %d)", r.wid, r.tid) // integers only: safe to inline
+		byKey[wt{r.wid, r.tid}] = r
+	}
+	q, err := db.r.QueryContext(ctx, `SELECT p.wid, p.tid, p.fees, p.avg, p.bought, p.first_at, w.address, w.name,
+		w.profile_image, w.verified FROM positions p JOIN wallets w ON w.wid = p.wid
+		WHERE (p.wid, p.tid) IN (VALUES `+b.String()+`)`)
+	if err != nil {
+		return err
+	}
+	defer q.Close()
+	for q.Next() {
+		var k wt
+		var fees, avg, bought amount.Micro
+		var firstAt int64
+		var addr, name, image string
+		var verified bool
+		if err := q.Scan(&k.wid, &k.tid, &fees, &avg, &bought, &firstAt, &addr, &name, &image, &verified); err != nil {
+			return err
+		}
+		if r := byKey[k]; r != nil {
+			r.fees, r.avg, r.bought, r.firstAt = fees, avg, bought, firstAt
+			r.addr, r.name, r.image, r.verified = addr, name, image, verified
+		}
+	}
+	return q.Err()
 }
 
 func sortValue(r *posRow, sortBy string) int64 {
@@ -228,11 +292,7 @@ func comparePositionKeys(a, b store.PositionKey, asc bool) int {
 	case a.TokenID != b.TokenID:
 		c = cmpDecimal(a.TokenID, b.TokenID)
 	case a.Wallet != b.Wallet:
-		if a.Wallet < b.Wallet {
-			c = -1
-		} else {
-			c = 1
-		}
+		c = cmpDecimal(a.Wallet, b.Wallet)
 	}
 	if !asc {
 		c = -c

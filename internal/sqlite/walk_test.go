@@ -102,7 +102,7 @@ func TestFeedWalks(t *testing.T) {
 	}
 	for _, asc := range []bool{false, true} {
 		t.Run(fmt.Sprintf("activity asc=%v", asc), func(t *testing.T) {
-			p := store.ActivityParams{User: user, Now: smallNow, Ascending: asc, Types: store.ActivityTypes,
+			p := store.ActivityParams{User: user, Ascending: asc, Types: store.ActivityTypes,
 				IncludeDepositsWithdrawals: true}
 			full := p
 			full.Limit = 100_000

@@ -105,9 +105,10 @@ type UserVolumeParams struct {
 }
 
 // TradesParams selects /v2/trades. The shape follows the anchors: User set →
-// wallet feed honouring Start/End (raw; 0 = default, 1 = full history);
-// else Conditions or EventIDs → market feed over three years; else the global
-// feed over the current and previous calendar month (UTC).
+// wallet feed over Window (resolved by the handler with the feeds' start/end
+// rule; 0 on a side = unbounded); else Conditions or EventIDs → market feed
+// over MarketFeedWindow(Now); else the global feed over GlobalFeedWindow(Now).
+// Both given (no user): markets in both.
 type TradesParams struct {
 	User         string
 	Conditions   []string
@@ -116,8 +117,8 @@ type TradesParams struct {
 	FilterType   string // "" = TOKENS
 	FilterAmount amount.Micro
 	Side         string // "", BUY or SELL
-	Start, End   int64
-	Now          int64
+	Window       Window // user shape only
+	Now          int64  // epoch s; the market and global shapes' windows
 	Limit        int
 	After        *FeedKey
 }
@@ -152,9 +153,8 @@ type ActivityParams struct {
 	Conditions                 []string
 	EventIDs                   []int64
 	Side                       string // "", BUY or SELL
-	Start, End                 int64  // raw: 0 = default, 1 = full history
+	Window                     Window // resolved start/end on the block timestamp; 0 on a side = unbounded
 	Ascending                  bool
-	Now                        int64
 	Limit                      int
 	After                      *FeedKey
 }

@@ -81,8 +81,9 @@ type ComboActivityKey struct {
 
 // PositionKey seeks /v2/positions: the row's sort tuple. Group is a
 // partition placed ahead of the sort (winners first for REDEEMABLE), Value
-// the sort key in micros (or seconds for TIMESTAMP), then token id and wallet
-// as tie-breaks so that the order is total.
+// the sort key in micros (or seconds for TIMESTAMP), then token id and a
+// wallet tie-break (market anchor; the implementation's own decimal wallet
+// id) so that the order is total. Treat it as opaque.
 type PositionKey struct {
 	Group   int    `json:"g,omitempty"`
 	Value   int64  `json:"k"`

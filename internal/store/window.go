@@ -2,33 +2,17 @@ package store
 
 import "time"
 
-// Window bounds, epoch seconds, both inclusive.
+// Window is an inclusive [Start, End] range in epoch seconds; 0 on a side
+// means unbounded (the same shape as dataapi.Window).
 type Window struct{ Start, End int64 }
 
 const day = 86400
 
-// ThreeYears is the default look-back of the feeds (3 × 365 days).
-const ThreeYears = 3 * 365 * day
-
-// FeedWindow resolves the start/end rule of /v2/trades?user= and
-// /v2/activity: start omitted/0 floors to three years back, start=1 is the
-// full history, end omitted/0 is now plus one day.
-func FeedWindow(start, end, now int64) Window {
-	w := Window{Start: start, End: end}
-	switch start {
-	case 0:
-		w.Start = now - ThreeYears
-	case 1:
-		w.Start = 0
-	}
-	if end == 0 {
-		w.End = now + day
-	}
-	return w
+// MarketFeedWindow is the fixed window of the condition/event trades feed:
+// three calendar years back to now plus one day.
+func MarketFeedWindow(now int64) Window {
+	return Window{Start: time.Unix(now, 0).UTC().AddDate(-3, 0, 0).Unix(), End: now + day}
 }
-
-// MarketFeedWindow is the fixed window of the condition/event trades feed.
-func MarketFeedWindow(now int64) Window { return Window{Start: now - ThreeYears, End: now + day} }
 
 // GlobalFeedWindow is the bare trades feed's window: the current and the
 // previous calendar month (UTC), up to now plus one day.
