@@ -7,12 +7,12 @@ import (
 )
 
 // feedLedger is wallet A's history for the feed tests (now = 2026-09-15
-// 12:00 UTC; three years back = T-94608000; the global trades feed starts
+// 12:00 UTC; three years back = T-94694400; the global trades feed starts
 // 2026-08-01 = T-3931200). Sizes name the rows: each fill has its own size.
 //
 //	size  when                      what
-//	10    T-94608001 (3y + 1 s)     A buys 11 from B: outside the default window
-//	11    T-94608000 (3y exactly)   A buys 11 from B: first row inside it
+//	10    T-94694401 (3y + 1 s)     A buys 11 from B: outside the default window
+//	11    T-94694400 (3y exactly)   A buys 11 from B: first row inside it
 //	12    T-3931201 (Jul 31 23:59)  A buys 11 from B: outside the global feed
 //	13    T-3931200 (Aug 1 00:00)   A buys 21 from B: first row of the global feed
 //	3     T-3600                    C buys 11 from A (A is the maker, SELL)
@@ -24,8 +24,8 @@ import (
 const feedLedger = marketsLedger + `
 {"kind":"split","tx_hash":"{H1}","log_index":0,"block_number":100,"timestamp":{T-126144000},"user":"{B}","condition_id":"{M1}","amount":"1000"}
 {"kind":"split","tx_hash":"{H1}","log_index":1,"block_number":100,"timestamp":{T-126144000},"user":"{B}","condition_id":"{M2}","amount":"1000"}
-{"kind":"trade","tx_hash":"{H2}","log_index":0,"block_number":101,"timestamp":{T-94608001},"token_id":"11","maker":"{B}","taker":"{A}","side":"BUY","price":"0.5","size":"10"}
-{"kind":"trade","tx_hash":"{H3}","log_index":0,"block_number":102,"timestamp":{T-94608000},"token_id":"11","maker":"{B}","taker":"{A}","side":"BUY","price":"0.5","size":"11"}
+{"kind":"trade","tx_hash":"{H2}","log_index":0,"block_number":101,"timestamp":{T-94694401},"token_id":"11","maker":"{B}","taker":"{A}","side":"BUY","price":"0.5","size":"10"}
+{"kind":"trade","tx_hash":"{H3}","log_index":0,"block_number":102,"timestamp":{T-94694400},"token_id":"11","maker":"{B}","taker":"{A}","side":"BUY","price":"0.5","size":"11"}
 {"kind":"trade","tx_hash":"{H4}","log_index":0,"block_number":200,"timestamp":{T-3931201},"token_id":"11","maker":"{B}","taker":"{A}","side":"BUY","price":"0.5","size":"12"}
 {"kind":"trade","tx_hash":"{H5}","log_index":0,"block_number":300,"timestamp":{T-3931200},"token_id":"21","maker":"{B}","taker":"{A}","side":"BUY","price":"0.4","size":"13"}
 {"kind":"trade","tx_hash":"{H6}","log_index":0,"block_number":400,"timestamp":{T-3600},"token_id":"11","maker":"{A}","taker":"{C}","side":"BUY","price":"0.6","size":"3"}
