@@ -70,6 +70,9 @@ type InstrumentSpec struct {
 	QtyDecimals   uint8  `json:"quantity_decimals"`
 	MaxLeverage   int64  `json:"max_leverage"`
 	MinNotional   string `json:"min_notional"`
+	// MaxPrice bounds order prices (the book's grid; memory grows with
+	// MaxPrice×10^price_decimals). Default 100,000, capped by book.MaxTicks.
+	MaxPrice string `json:"max_price,omitempty"`
 }
 
 // Encode is the journal payload of c.

@@ -141,21 +141,32 @@ func (m *Machine) createInstrument(c *Command, ts int64, ev *Event) {
 		ev.Err = "invalid min_notional"
 		return
 	}
+	ticks := int64(pow10(int(s.PriceDecimals))) * 100000
+	if s.MaxPrice != "" {
+		g := fixed.Instrument{PriceDecimals: s.PriceDecimals, QtyDecimals: s.QtyDecimals}
+		p, err := g.ParsePrice(s.MaxPrice)
+		if err != nil {
+			ev.Err = "invalid max_price: " + err.Error()
+			return
+		}
+		ticks = int64(p) + 1
+	}
+	ticks = min(max(ticks, 2), maxTicks)
 	base := s.Base
 	if base == "" {
 		base, _, _ = strings.Cut(s.Symbol, "-")
 	}
 	id := uint32(len(m.instIDs) + 1)
 	in := &Instrument{ID: id, Symbol: s.Symbol, Base: base, Category: s.Category, PriceDecimals: s.PriceDecimals,
-		QtyDecimals: s.QtyDecimals, MaxLeverage: s.MaxLeverage, MinNotional: minN, Created: ts}
-	in.book = book.New(m.bookConfig())
+		QtyDecimals: s.QtyDecimals, MaxLeverage: s.MaxLeverage, MinNotional: minN, Created: ts, Ticks: ticks}
+	in.book = book.New(m.bookConfig(ticks))
 	m.inst[id] = in
 	m.instIDs = append(m.instIDs, id)
 	ev.ID = uint64(id)
 }
 
-func (m *Machine) bookConfig() book.Config {
-	return book.Config{Ticks: maxTicks, STP: book.STPCancelMaker, ReduceOnly: m}
+func (m *Machine) bookConfig(ticks int64) book.Config {
+	return book.Config{Ticks: ticks, STP: book.STPCancelMaker, ReduceOnly: m}
 }
 
 func (m *Machine) account(addr string, ts int64) *Account {

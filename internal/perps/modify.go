@@ -42,7 +42,7 @@ func (m *Machine) modifyOne(a *Account, r *ModifyReq, byCOID bool, seen map[uint
 	in := m.inst[o.IID]
 	g := in.grid()
 	p, err := g.ParsePrice(r.P)
-	if err != nil || int64(p) >= maxTicks {
+	if err != nil || int64(p) >= in.Ticks {
 		return bad("invalid_command")
 	}
 	q, err := g.ParseQty(r.Qty)

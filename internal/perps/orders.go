@@ -116,7 +116,7 @@ func (m *Machine) place(a *Account, r *OrderReq, ts int64, ev *Event) Ack {
 		if err != nil {
 			return bad(priceErr(err))
 		}
-		if int64(p) >= maxTicks {
+		if int64(p) >= in.Ticks {
 			return bad("price_outside_bounds")
 		}
 		ticks = int64(p)

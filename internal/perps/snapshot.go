@@ -65,7 +65,7 @@ func (m *Machine) Restore(r io.Reader) error {
 	}
 	m.reset()
 	for i, in := range s.Instruments {
-		bk, err := book.Restore(m.bookConfig(), s.Books[i])
+		bk, err := book.Restore(m.bookConfig(in.Ticks), s.Books[i])
 		if err != nil {
 			return err
 		}

@@ -30,6 +30,7 @@ type Instrument struct {
 	OpenInterest  int64  `json:"oi"` // lots, sum of long sizes
 	CloseOnly     bool   `json:"close_only"`
 	Created       int64  `json:"created"`
+	Ticks         int64  `json:"ticks"` // book grid size: prices are 1..Ticks-1
 
 	Trades   []Trade  `json:"trades"`  // newest last, bounded by maxTrades
 	Candles  []Candle `json:"candles"` // 1-minute candles, oldest first, bounded
