@@ -87,10 +87,10 @@ func TestPositionAccounting(t *testing.T) {
 		m.Apply(4, 0, cmd(Command{Kind: KCreateOrders, Account: seller, Orders: []OrderReq{{IID: 1, P: sp(p), Qty: q}}}), nil)
 		m.Apply(5, 0, cmd(Command{Kind: KCreateOrders, Account: buyer, Orders: []OrderReq{{IID: 1, Buy: true, P: sp(p), Qty: q, TIF: sp("ioc")}}}), nil)
 	}
-	trade(a, b, "10", "2")  // a long 2 @10
-	trade(a, b, "13", "1")  // a long 3 @11
-	trade(b, a, "12", "1")  // a sells 1 @12: +1
-	trade(b, a, "8", "4")   // a sells 2 @8 (-6) and goes short 2 @8
+	trade(a, b, "10", "2") // a long 2 @10
+	trade(a, b, "13", "1") // a long 3 @11
+	trade(b, a, "12", "1") // a sells 1 @12: +1
+	trade(b, a, "8", "4")  // a sells 2 @8 (-6) and goes short 2 @8
 	pa := m.accts[a].Positions[1]
 	if pa.Size != -200 || pa.Cost != 800*200 || pa.Realized != -5_000000 {
 		t.Fatalf("a position %+v", pa)
