@@ -17,7 +17,7 @@ import (
 const t0 = int64(1790000000000) // test epoch (ms)
 
 type env struct {
-	t     *testing.T
+	t     testing.TB
 	dir   string
 	srv   *Server
 	api   *httptest.Server
@@ -27,7 +27,7 @@ type env struct {
 	opt   Options
 }
 
-func newEnv(t *testing.T, opt Options) *env {
+func newEnv(t testing.TB, opt Options) *env {
 	t.Helper()
 	e := &env{t: t, dir: t.TempDir(), ms: new(atomic.Int64)}
 	e.ms.Store(t0)
