@@ -117,6 +117,8 @@ type Event struct {
 	ID     uint64 // created instrument id / deposit id
 	Orders []OrderWire
 	Fills  []AccountFill
+	Trades []PublicTrade // public tape of this command
+	BBOs   []BBO         // instruments whose levels changed (timestamp = command ts)
 	Replay []byte
 }
 

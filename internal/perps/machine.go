@@ -115,6 +115,7 @@ func (m *Machine) Apply(seq uint64, ts int64, cmd []byte, out []Event) []Event {
 	default:
 		ev.Err = "invalid_command"
 	}
+	m.finishBBOs(&ev)
 	return append(out, ev)
 }
 

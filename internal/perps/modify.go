@@ -72,6 +72,7 @@ func (m *Machine) modifyOne(a *Account, r *ModifyReq, byCOID bool, seen map[uint
 	bc := book.Command{Op: book.OpModify, Time: ts * 1e6, Book: in.ID, OID: o.OID, Price: ticks, Qty: lots}
 	m.cur = in.ID
 	m.bev = in.book.Apply(&bc, m.bev[:0])
+	m.levelsChanged(in, ts, ev)
 	for _, e := range m.bev {
 		switch e.Kind {
 		case book.EvRejected:

@@ -245,6 +245,7 @@ func (m *Machine) finish(o *Order, st string, ts int64) {
 func (m *Machine) runBook(in *Instrument, bc *book.Command, ts int64, ev *Event) {
 	m.cur = in.ID
 	m.bev = in.book.Apply(bc, m.bev[:0])
+	m.levelsChanged(in, ts, ev)
 	for i := range m.bev {
 		e := &m.bev[i]
 		o := m.orders[e.OID]
@@ -308,6 +309,9 @@ func (m *Machine) trade(in *Instrument, e *book.Event, ts int64, ev *Event) {
 		in.Trades = append([]Trade(nil), in.Trades[len(in.Trades)-maxTrades:]...)
 	}
 	in.candle(ts, e.Price, e.Qty)
+	g := in.grid()
+	ev.Trades = append(ev.Trades, PublicTrade{TradeID: tid, ID: in.ID, Side: side(buy), Price: g.FormatPrice(fixedPrice(e.Price)),
+		Quantity: g.FormatQty(fixedQty(e.Qty)), Timestamp: ts, Hash: "0x"})
 	m.fill(in, taker, buy, e.Price, e.Qty, true, tid, ts, ev)
 	m.fill(in, maker, !buy, e.Price, e.Qty, false, tid, ts, ev)
 }
@@ -408,4 +412,35 @@ func (m *Machine) fill(in *Instrument, o *Order, buy bool, ticks, lots int64, ta
 		a.Fills = append([]Fill(nil), a.Fills[len(a.Fills)-maxHistory:]...)
 	}
 	ev.Fills = append(ev.Fills, AccountFill{Account: a.Addr, Fill: m.fillWire(&fl)})
+}
+
+// levelsChanged adds the instrument's BBO to ev when the last book command
+// changed any level.
+func (m *Machine) levelsChanged(in *Instrument, ts int64, ev *Event) {
+	for i := range m.bev {
+		if m.bev[i].Kind == book.EvLevel {
+			for _, b := range ev.BBOs {
+				if b.ID == in.ID {
+					return
+				}
+			}
+			ev.BBOs = append(ev.BBOs, BBO{ID: in.ID, Timestamp: ts})
+			return
+		}
+	}
+}
+
+// finishBBOs fills in ev's BBO rows from the books as the command left them.
+func (m *Machine) finishBBOs(ev *Event) {
+	for i := range ev.BBOs {
+		b := &ev.BBOs[i]
+		in := m.inst[b.ID]
+		g := in.grid()
+		if p, q, ok := in.book.BestBid(); ok {
+			b.BidPrice, b.BidQty = g.FormatPrice(fixedPrice(p)), g.FormatQty(fixedQty(q))
+		}
+		if p, q, ok := in.book.BestAsk(); ok {
+			b.AskPrice, b.AskQty = g.FormatPrice(fixedPrice(p)), g.FormatQty(fixedQty(q))
+		}
+	}
 }
