@@ -29,7 +29,6 @@ func BenchmarkRecoverCeiling(b *testing.B) {
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "recoveries/s")
 }
 
-
 // benchPlace posts pre-signed createOrders requests of n orders each
 // (non-crossing IOCs, so the book stays empty and every request takes the
 // full path: parse, verify, journal fsync, match, ack) from 8 clients.

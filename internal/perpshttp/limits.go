@@ -87,14 +87,3 @@ func (s *Server) chargeIP(w http.ResponseWriter, r *http.Request, weight int, ba
 	}
 	return false
 }
-
-// chargeAction charges action weight against the account's budget.
-func (s *Server) chargeAction(w http.ResponseWriter, account string, weight int) bool {
-	ok, wait := s.acts.take(account, weight, s.now())
-	if ok {
-		return true
-	}
-	retryAfter(w, wait)
-	writeErrBatch(w, http.StatusTooManyRequests, "action_rate_limited")
-	return false
-}

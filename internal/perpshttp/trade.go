@@ -2,7 +2,9 @@ package perpshttp
 
 import (
 	"encoding/json"
+	"errors"
 	"net/http"
+	"time"
 
 	"pmx/internal/perps"
 	"pmx/internal/perpsauth"
@@ -39,9 +41,22 @@ type modifyArg struct {
 	Qty  string `json:"qty"`
 }
 
-// trade handles one signed trading op: parse, request weight by batch size,
-// verify (signature, age, exp, proxy, replay), action weight, then one
-// journaled command whose event carries the per-item results.
+// result is the answer to one trading op, for REST or the WebSocket.
+type result struct {
+	code  int
+	body  any
+	retry time.Duration // > 0: send Retry-After
+}
+
+func errResult(batch bool, code int, msg string) result {
+	if batch {
+		return result{code: code, body: []errBody{{Status: "err", Error: msg}}}
+	}
+	return result{code: code, body: errBody{Status: "err", Error: msg}}
+}
+
+// trade handles one signed trading op over REST: request weight by batch size
+// against the IP budget, then execTrade.
 func (s *Server) trade(opType string) http.HandlerFunc {
 	batch := opType != "cancelAll"
 	return func(w http.ResponseWriter, r *http.Request) {
@@ -50,125 +65,129 @@ func (s *Server) trade(opType string) http.HandlerFunc {
 			return
 		}
 		req, err := perpsauth.ParseRequest(body)
-		if err != nil {
-			if s.chargeIP(w, r, 1, batch) {
-				writeErrBatch(w, 400, err.Error())
-			}
-			return
-		}
-		n := argCount(req.Op)
 		weight := 1
-		if batch {
-			weight += n / 20
+		if err == nil && batch {
+			weight += argCount(req.Op) / 20
 		}
 		if !s.chargeIP(w, r, weight, batch) {
 			return
 		}
-		v, err := s.ver.VerifyOp(req, opType, s.now(), s.resolve)
+		var res result
 		if err != nil {
-			verifyErr(w, err, batch)
-			return
+			res = errResult(batch, 400, err.Error())
+		} else {
+			res = s.execTrade(opType, req)
 		}
-		c := &perps.Command{Kind: opType, Account: v.Account.Hex()}
-		rk := v.Replay.Bytes()
-		c.Replay = rk[:]
-		fail := func(code int, msg string) {
-			s.ver.Replay().Remove(v.Replay) // not executed: the identical request may be resent
-			if batch {
-				writeErrBatch(w, code, msg)
-			} else {
-				writeErr(w, code, msg)
-			}
+		if res.retry > 0 {
+			retryAfter(w, res.retry)
+		} else if res.code == 503 {
+			w.Header().Set("Retry-After", "1")
 		}
-		actions := 0
-		switch opType {
-		case "createOrders":
-			var args []orderArg
-			if err := v.Op.DecodeArgs(&args); err != nil {
-				fail(400, "invalid request: "+err.Error())
-				return
-			}
-			if len(args) == 0 {
-				fail(400, "no orders provided")
-				return
-			}
-			for _, a := range args {
-				o := perps.OrderReq{IID: a.IID, Buy: a.Buy, P: a.P, Qty: a.Qty, TIF: a.TIF, PO: a.PO, RO: a.RO,
-					TR: len(a.TR) > 0 && string(a.TR) != "null"}
-				if a.C != nil {
-					o.C = *a.C
-					if o.C == "" {
-						o.C = "-" // present but empty: refused as an invalid id by the machine
-					}
-				}
-				c.Orders = append(c.Orders, o)
-			}
-			actions = len(args)
-		case "modifyOrders", "modifyOrdersCOID":
-			if err := v.Op.DecodeArgs(&c.Modifies); err != nil {
-				fail(400, "invalid request: "+err.Error())
-				return
-			}
-			if len(c.Modifies) == 0 {
-				fail(400, "no orders provided")
-				return
-			}
-			actions = len(c.Modifies)
-		case "cancelOrders":
-			if err := v.Op.DecodeArgs(&c.OIDs); err != nil || len(c.OIDs) == 0 {
-				fail(400, "invalid request: args must be a non-empty array of order ids")
-				return
-			}
-		case "cancelOrdersCOID":
-			if err := v.Op.DecodeArgs(&c.COIDs); err != nil || len(c.COIDs) == 0 {
-				fail(400, "invalid request: args must be a non-empty array of client order ids")
-				return
-			}
-		case "cancelAll":
-			var a struct {
-				IID *uint32 `json:"iid"`
-			}
-			if err := v.Op.DecodeArgs(&a); err != nil {
-				fail(400, "invalid request: "+err.Error())
-				return
-			}
-			if a.IID != nil {
-				c.IID = *a.IID
-			}
-		}
-		if n > MaxBatch {
-			fail(400, "invalid request: at most 100 items per request")
-			return
-		}
-		if !s.chargeAction(w, c.Account, actions) {
-			s.ver.Replay().Remove(v.Replay)
-			return
-		}
-		if s.now().UnixMilli() > v.DeadlineMs { // deadline passed before sequencing: not executed
-			fail(400, perpsauth.ErrCommandExpired.Error())
-			return
-		}
-		ev, err := s.submit(c)
-		if err != nil {
-			s.ver.Replay().Remove(v.Replay)
-			s.engineErr(w, err, batch)
-			return
-		}
+		writeJSON(w, res.code, res.body)
+	}
+}
+
+// execTrade verifies (signature, age, exp, proxy, replay), charges action
+// weight and submits one journaled command whose event carries the per-item
+// results.
+func (s *Server) execTrade(opType string, req *perpsauth.Request) result {
+	batch := opType != "cancelAll"
+	v, err := s.ver.VerifyOp(req, opType, s.now(), s.resolve)
+	if err != nil {
+		code, msg := 400, err.Error()
 		switch {
-		case ev.Err != "":
-			if batch {
-				writeErrBatch(w, 400, ev.Err)
-			} else {
-				writeErr(w, 400, ev.Err)
+		case errors.Is(err, perpsauth.ErrReplayed):
+			code, msg = 422, perpsauth.ErrReplayed.Error()
+		case errors.Is(err, perpsauth.ErrReplayFull):
+			code, msg = 503, "service_unavailable"
+		}
+		return errResult(batch, code, msg)
+	}
+	c := &perps.Command{Kind: opType, Account: v.Account.Hex()}
+	rk := v.Replay.Bytes()
+	c.Replay = rk[:]
+	fail := func(code int, msg string) result {
+		s.ver.Replay().Remove(v.Replay) // not executed: the identical request may be resent
+		return errResult(batch, code, msg)
+	}
+	actions, n := 0, 0
+	switch opType {
+	case "createOrders":
+		var args []orderArg
+		if err := v.Op.DecodeArgs(&args); err != nil {
+			return fail(400, "invalid request: "+err.Error())
+		}
+		if len(args) == 0 {
+			return fail(400, "no orders provided")
+		}
+		for _, a := range args {
+			o := perps.OrderReq{IID: a.IID, Buy: a.Buy, P: a.P, Qty: a.Qty, TIF: a.TIF, PO: a.PO, RO: a.RO,
+				TR: len(a.TR) > 0 && string(a.TR) != "null"}
+			if a.C != nil {
+				o.C = *a.C
+				if o.C == "" {
+					o.C = "-" // present but empty: refused as an invalid id by the machine
+				}
 			}
-		case opType == "createOrders":
-			writeJSON(w, 200, ev.Acks)
-		case opType == "cancelAll":
-			writeJSON(w, 200, map[string]string{"status": "ok"})
-		default:
-			writeJSON(w, 200, ev.Items)
+			c.Orders = append(c.Orders, o)
+		}
+		actions, n = len(args), len(args)
+	case "modifyOrders", "modifyOrdersCOID":
+		if err := v.Op.DecodeArgs(&c.Modifies); err != nil {
+			return fail(400, "invalid request: "+err.Error())
+		}
+		if len(c.Modifies) == 0 {
+			return fail(400, "no orders provided")
+		}
+		actions, n = len(c.Modifies), len(c.Modifies)
+	case "cancelOrders":
+		if err := v.Op.DecodeArgs(&c.OIDs); err != nil || len(c.OIDs) == 0 {
+			return fail(400, "invalid request: args must be a non-empty array of order ids")
+		}
+		n = len(c.OIDs)
+	case "cancelOrdersCOID":
+		if err := v.Op.DecodeArgs(&c.COIDs); err != nil || len(c.COIDs) == 0 {
+			return fail(400, "invalid request: args must be a non-empty array of client order ids")
+		}
+		n = len(c.COIDs)
+	case "cancelAll":
+		var a struct {
+			IID *uint32 `json:"iid"`
+		}
+		if err := v.Op.DecodeArgs(&a); err != nil {
+			return fail(400, "invalid request: "+err.Error())
+		}
+		if a.IID != nil {
+			c.IID = *a.IID
 		}
 	}
+	if n > MaxBatch {
+		return fail(400, "invalid request: at most 100 items per request")
+	}
+	if ok, wait := s.acts.take(c.Account, actions, s.now()); !ok {
+		s.ver.Replay().Remove(v.Replay)
+		res := errResult(batch, 429, "action_rate_limited")
+		res.retry = wait
+		return res
+	}
+	if s.now().UnixMilli() > v.DeadlineMs { // deadline passed before sequencing: not executed
+		return fail(400, perpsauth.ErrCommandExpired.Error())
+	}
+	ev, err := s.submit(c)
+	if err != nil {
+		s.ver.Replay().Remove(v.Replay)
+		s.log.Error("perps engine", "err", err)
+		return errResult(batch, 503, "service_unavailable")
+	}
+	switch {
+	case ev.Err != "":
+		return errResult(batch, 400, ev.Err)
+	case opType == "createOrders":
+		return result{code: 200, body: ev.Acks}
+	case opType == "cancelAll":
+		return result{code: 200, body: map[string]string{"status": "ok"}}
+	}
+	return result{code: 200, body: ev.Items}
 }
 
 // argCount is the number of items in a batch op's args (0 if not an array).
