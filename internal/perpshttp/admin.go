@@ -14,6 +14,7 @@ func (s *Server) Handler() http.Handler {
 	s.routes(mux)
 	s.accountRoutes(mux)
 	s.tradeRoutes(mux)
+	mux.HandleFunc("GET /v1/ws", s.wsHandler)
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { writeErr(w, 404, "not_found") })
 	return mux
 }

@@ -14,6 +14,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/coder/websocket"
+
 	"pmx/internal/engine"
 	"pmx/internal/perps"
 	"pmx/internal/perpsauth"
@@ -34,6 +36,12 @@ type Options struct {
 	IPBudget, ActionBudget int
 	// SnapshotEvery journal records (default 10,000).
 	SnapshotEvery uint64
+	// WSIdle closes a WebSocket with no inbound message for this long
+	// (default 65 s).
+	WSIdle time.Duration
+	// WSMessages is inbound WebSocket message weight per IP per minute
+	// (default 1,000).
+	WSMessages int
 }
 
 // Server is the perps API over one engine.
@@ -46,6 +54,11 @@ type Server struct {
 	ip    *buckets
 	acts  *buckets
 	creds creds
+
+	wsMsgs  *buckets
+	hub     hub
+	stop    chan struct{}
+	fanDone chan struct{}
 }
 
 // creds mirrors the machine's proxies for authentication without a trip
@@ -86,6 +99,12 @@ func New(opt Options) (*Server, error) {
 	if opt.ActionBudget <= 0 {
 		opt.ActionBudget = 5000
 	}
+	if opt.WSIdle <= 0 {
+		opt.WSIdle = 65 * time.Second
+	}
+	if opt.WSMessages <= 0 {
+		opt.WSMessages = 1000
+	}
 	if opt.SnapshotEvery == 0 {
 		opt.SnapshotEvery = 10000
 	}
@@ -93,6 +112,9 @@ func New(opt Options) (*Server, error) {
 	s.ver = perpsauth.New(perpsauth.Config{DomainName: opt.DomainName})
 	s.ip = newBuckets(opt.IPBudget, time.Minute)
 	s.acts = newBuckets(opt.ActionBudget, time.Minute)
+	s.wsMsgs = newBuckets(opt.WSMessages, time.Minute)
+	s.hub.conns = map[*wsConn]struct{}{}
+	s.stop, s.fanDone = make(chan struct{}), make(chan struct{})
 	m := perps.New(perps.Config{MaxModifies: opt.MaxModifies, OnReplay: s.seedReplay})
 	// No Validate hook: every command is built by this package, and the
 	// machine answers a malformed one with an event anyway.
@@ -112,6 +134,8 @@ func New(opt Options) (*Server, error) {
 		eng.Close()
 		return nil, err
 	}
+	go s.fanout(s.stop)
+	go s.bookTicker(s.stop)
 	return s, nil
 }
 
@@ -125,7 +149,16 @@ func (s *Server) seedReplay(b []byte) {
 }
 
 // Close stops the engine (everything acknowledged is already durable).
-func (s *Server) Close() error { return s.eng.Close() }
+// Open WebSockets are closed first.
+func (s *Server) Close() error {
+	close(s.stop)
+	for _, c := range s.conns() {
+		c.c.Close(websocket.StatusGoingAway, "server shutting down")
+	}
+	err := s.eng.Close()
+	<-s.fanDone
+	return err
+}
 
 // submit journals and applies c; the single event is the command's outcome.
 func (s *Server) submit(c *perps.Command) (perps.Event, error) {
