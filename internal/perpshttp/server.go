@@ -186,7 +186,7 @@ func (s *Server) resolve(signer secp.Address, nowMs int64) (secp.Address, bool) 
 
 type errBody struct {
 	Status string `json:"status"`
-	Error  string `json:"error"`
+	Error  string `json:"error,omitempty"` // absent on {status:"ok"} (WebSocket acks)
 }
 
 func writeJSON(w http.ResponseWriter, code int, v any) {

@@ -3,7 +3,6 @@ package perpshttp
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"net/http"
 	"strconv"
 	"strings"
@@ -71,18 +70,17 @@ func (s *Server) wsHandler(w http.ResponseWriter, r *http.Request) {
 		cancel()
 	}()
 	go conn.writer(ctx)
+	// Idle close: a timer reset by every inbound message (a Read deadline
+	// would tear the connection down without a close reason).
+	idle := time.AfterFunc(s.opt.WSIdle, func() { c.Close(websocket.StatusPolicyViolation, "idle timeout") })
+	defer idle.Stop()
 	for {
-		rctx, rcancel := context.WithTimeout(ctx, s.opt.WSIdle)
-		_, data, err := c.Read(rctx)
-		rcancel()
+		_, data, err := c.Read(ctx)
 		if err != nil {
-			if errors.Is(err, context.DeadlineExceeded) {
-				c.Close(websocket.StatusPolicyViolation, "idle timeout")
-			} else {
-				c.Close(websocket.StatusNormalClosure, "")
-			}
+			c.Close(websocket.StatusNormalClosure, "")
 			return
 		}
+		idle.Reset(s.opt.WSIdle)
 		if len(data) > 0 && data[0] == '[' { // SDKs may batch frames in one message
 			var frames []json.RawMessage
 			if json.Unmarshal(data, &frames) != nil {
