@@ -1,6 +1,7 @@
 package perpshttp
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"net/http"
@@ -9,6 +10,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/coder/websocket"
 
 	"pmx/internal/secp"
 )
@@ -93,3 +96,57 @@ func benchPlace(b *testing.B, n int) {
 
 func BenchmarkPlaceSingle(b *testing.B)  { benchPlace(b, 1) }
 func BenchmarkPlaceBatch20(b *testing.B) { benchPlace(b, 20) }
+
+// BenchmarkWSFanout1000: one trade (a resting sell, then a crossing IOC buy,
+// over REST) pushed on trades::1 to 1,000 subscribed WebSocket connections;
+// an op is complete when every connection has read its frame.
+func BenchmarkWSFanout1000(b *testing.B) {
+	const conns = 1000
+	e := newEnv(b, Options{IPBudget: 1 << 30, ActionBudget: 1 << 30, WSMessages: 1 << 30})
+	e.instrument()
+	mk, tk := e.trader(1, "1000000000"), e.trader(2, "1000000000")
+	got := make(chan struct{}, conns*4)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	url := "ws" + strings.TrimPrefix(e.api.URL, "http") + "/v1/ws"
+	for i := range conns {
+		c, _, err := websocket.Dial(ctx, url, nil)
+		if err != nil {
+			b.Fatalf("dial %d: %v", i, err)
+		}
+		defer c.CloseNow()
+		c.Write(ctx, websocket.MessageText, []byte(`{"id":1,"req":"sub","chs":["trades::1"]}`))
+		if _, _, err := c.Read(ctx); err != nil { // sub ack
+			b.Fatal(err)
+		}
+		go func() {
+			for {
+				_, m, err := c.Read(ctx)
+				if err != nil {
+					return
+				}
+				if strings.HasPrefix(string(m), `{"ch":"trades::1"`) {
+					got <- struct{}{}
+				}
+			}
+		}()
+	}
+	lat := make([]time.Duration, b.N)
+	b.ResetTimer()
+	for i := range b.N {
+		b.StopTimer()
+		mk.placeOK(ord{iid: 1, buy: false, p: "100", qty: "1"})
+		b.StartTimer()
+		t0 := time.Now()
+		tk.placeOK(ord{iid: 1, buy: true, p: "100", qty: "1", tif: "ioc"})
+		for range conns {
+			<-got
+		}
+		lat[i] = time.Since(t0)
+	}
+	b.StopTimer()
+	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
+	b.ReportMetric(float64(b.N*conns)/b.Elapsed().Seconds(), "pushes/s")
+	b.ReportMetric(float64(lat[len(lat)/2].Microseconds()), "p50-µs")
+	b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds()), "p99-µs")
+}

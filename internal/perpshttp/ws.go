@@ -269,17 +269,10 @@ func (c *wsConn) subscribe(chs []string, on bool) []errBody {
 	return out
 }
 
-type pushFrame struct {
-	Ch   string `json:"ch"`
-	TS   int64  `json:"ts"`
-	ETS  int64  `json:"ets"`
-	Sq   uint64 `json:"sq"`
-	Data any    `json:"data"`
-}
-
 // push sends data on ch if the connection subscribes to it (and, for private
 // channels, is authenticated as acct). sq increases by exactly 1 per channel.
-func (c *wsConn) push(ch, acct string, ets int64, data any) {
+// data is pre-encoded JSON (encoded once per update, not once per connection).
+func (c *wsConn) push(ch, acct string, ets int64, data []byte) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if !c.subs[ch] || (acct != "" && c.acct != acct) {
@@ -287,7 +280,18 @@ func (c *wsConn) push(ch, acct string, ets int64, data any) {
 	}
 	c.seq[ch]++
 	c.lastSq++
-	b, _ := json.Marshal(pushFrame{Ch: ch, TS: c.s.now().UnixMilli(), ETS: ets, Sq: c.seq[ch], Data: data})
+	b := make([]byte, 0, len(data)+len(ch)+80)
+	b = append(b, `{"ch":`...)
+	b = strconv.AppendQuote(b, ch)
+	b = append(b, `,"ts":`...)
+	b = strconv.AppendInt(b, c.s.now().UnixMilli(), 10)
+	b = append(b, `,"ets":`...)
+	b = strconv.AppendInt(b, ets, 10)
+	b = append(b, `,"sq":`...)
+	b = strconv.AppendUint(b, c.seq[ch], 10)
+	b = append(b, `,"data":`...)
+	b = append(b, data...)
+	b = append(b, '}')
 	if c.inflight > 0 && acct != "" {
 		if len(c.held) >= wsQueue {
 			c.closed = true
@@ -360,8 +364,9 @@ func (s *Server) fanout(stop <-chan struct{}) {
 
 func (s *Server) dispatch(conns []*wsConn, ev *perps.Event, ets int64) {
 	for _, o := range ev.Orders {
+		data, _ := json.Marshal(o)
 		for _, c := range conns {
-			c.push("orders", o.Account, ets, o)
+			c.push("orders", o.Account, ets, data)
 		}
 	}
 	for i := 0; i < len(ev.Fills); {
@@ -370,8 +375,9 @@ func (s *Server) dispatch(conns []*wsConn, ev *perps.Event, ets int64) {
 		for ; j < len(ev.Fills) && ev.Fills[j].Account == ev.Fills[i].Account; j++ {
 			fs = append(fs, ev.Fills[j].Fill)
 		}
+		data, _ := json.Marshal(fs)
 		for _, c := range conns {
-			c.push("fills", ev.Fills[i].Account, ets, fs)
+			c.push("fills", ev.Fills[i].Account, ets, data)
 		}
 		i = j
 	}
@@ -383,16 +389,17 @@ func (s *Server) dispatch(conns []*wsConn, ev *perps.Event, ets int64) {
 			ts = append(ts, wsTrade{TID: t.TradeID, IID: t.ID, Side: t.Side, P: t.Price, Qty: t.Quantity, TS: t.Timestamp, Hash: t.Hash})
 		}
 		ch := "trades::" + strconv.FormatUint(uint64(ev.Trades[i].ID), 10)
+		data, _ := json.Marshal(ts)
 		for _, c := range conns {
-			c.push(ch, "", ets, ts)
+			c.push(ch, "", ets, data)
 		}
 		i = j
 	}
 	for _, b := range ev.BBOs {
 		ch := "bbo::" + strconv.FormatUint(uint64(b.ID), 10)
-		w := wsBBO{IID: b.ID, BP: b.BidPrice, BQ: b.BidQty, AP: b.AskPrice, AQ: b.AskQty}
+		data, _ := json.Marshal(wsBBO{IID: b.ID, BP: b.BidPrice, BQ: b.BidQty, AP: b.AskPrice, AQ: b.AskQty})
 		for _, c := range conns {
-			c.push(ch, "", ets, w)
+			c.push(ch, "", ets, data)
 		}
 	}
 }
@@ -437,7 +444,7 @@ func (s *Server) bookTicker(stop <-chan struct{}) {
 		}
 		for id, b := range books {
 			ch := "book::" + strconv.FormatUint(uint64(id), 10)
-			data := map[string][][2]string{"b": b.Bids, "a": b.Asks}
+			data, _ := json.Marshal(map[string][][2]string{"b": b.Bids, "a": b.Asks})
 			for _, c := range conns {
 				c.push(ch, "", 0, data)
 			}
