@@ -315,13 +315,14 @@ func (s *Server) conns() []*wsConn {
 }
 
 type wsTrade struct {
-	TID  uint64 `json:"tid"`
-	IID  uint32 `json:"iid"`
-	Side string `json:"side"`
-	P    string `json:"p"`
-	Qty  string `json:"qty"`
-	TS   int64  `json:"ts"`
-	Hash string `json:"hash"`
+	TID        uint64 `json:"tid"`
+	IID        uint32 `json:"iid"`
+	Side       string `json:"side"`
+	P          string `json:"p"`
+	Qty        string `json:"qty"`
+	Settlement bool   `json:"settlement"`
+	TS         int64  `json:"ts"`
+	Hash       string `json:"hash"`
 }
 
 type wsBBO struct {
