@@ -84,6 +84,7 @@ func (s *Server) accountRoutes(mux *http.ServeMux) {
 	priv("GET /v1/account/balances", fixed(2), s.balances)
 	priv("GET /v1/account/config", fixed(2), s.config)
 	priv("GET /v1/account/stats", fixed(2), s.stats)
+	priv("GET /v1/account/portfolio", fixed(2), s.portfolio)
 }
 
 // headerAuth checks SVC-PROXY/SVC-SECRET (or POLYMARKET-PROXY/-SECRET)
@@ -304,6 +305,16 @@ func (s *Server) stats(w http.ResponseWriter, r *http.Request, acct string) {
 	now := s.now().UnixMilli()
 	var out perps.Stats
 	if err := s.view(func(m *perps.Machine) { out = m.StatsOf(acct, now) }); err != nil {
+		s.engineErr(w, err, false)
+		return
+	}
+	writeJSON(w, 200, out)
+}
+
+func (s *Server) portfolio(w http.ResponseWriter, r *http.Request, acct string) {
+	now := s.now().UnixMilli()
+	var out perps.Portfolio
+	if err := s.view(func(m *perps.Machine) { out = m.PortfolioOf(acct, now) }); err != nil {
 		s.engineErr(w, err, false)
 		return
 	}

@@ -127,3 +127,41 @@ func TestRestartRecovers(t *testing.T) {
 		t.Errorf("oid %d reused", id)
 	}
 }
+
+func TestPortfolio(t *testing.T) {
+	e := newEnv(t, Options{})
+	e.instrument()
+	a, b := e.trader(1, "10000"), e.trader(2, "10000")
+	a.placeOK(ord{iid: 1, buy: true, p: "100", qty: "10"})
+	b.placeOK(ord{iid: 1, buy: false, p: "100", qty: "4", tif: "ioc"}) // a long 4 @100, 6 still bid at 100
+	b.placeOK(ord{iid: 1, buy: false, p: "110", qty: "1"})             // mark = mid(100, 110) = 105
+	var p struct {
+		Positions     []map[string]any
+		Margin        map[string]string
+		Withdrawable  string
+		InLiquidation bool `json:"in_liquidation"`
+		FeeTier       int  `json:"fee_tier"`
+		Timestamp     int64
+	}
+	if code, body := a.read("/v1/account/portfolio", &p); code != 200 {
+		t.Fatal(code, body)
+	}
+	if len(p.Positions) != 1 {
+		t.Fatalf("positions %+v", p.Positions)
+	}
+	pos := p.Positions[0]
+	// value 4×105 = 420, upnl +20, IM 420/20 = 21, open bid 6×100/20 = 30.
+	if pos["size"] != "4" || pos["entry_price"] != "100" || pos["position_value"] != "420" || pos["unrealized_pnl"] != "20" ||
+		pos["initial_margin"] != "21" || pos["leverage"] != 20.0 || pos["return_on_equity"] != "0.95238095" {
+		t.Errorf("position %v", pos)
+	}
+	// balance 10000 - maker fee 0.05 = 9999.95; TAV 10019.95; IM 51.
+	if p.Margin["total_account_value"] != "10019.95" || p.Margin["total_initial_margin"] != "51" ||
+		p.Margin["available_order_margin"] != "9968.95" || p.Withdrawable != "9968.95" || p.Timestamp != e.ms.Load() {
+		t.Errorf("margin %+v withdrawable %s", p.Margin, p.Withdrawable)
+	}
+	b.read("/v1/account/portfolio", &p)
+	if p.Positions[0]["size"] != "-4" || p.Positions[0]["unrealized_pnl"] != "-20" {
+		t.Errorf("short %v", p.Positions[0])
+	}
+}

@@ -23,9 +23,10 @@ const (
 	wsBookLevels = 20
 )
 
-// privateChannels are accepted after auth. Only orders and fills carry data in
-// this issue; the others are acknowledged so the official client's session
-// recipe works, and stay silent until their features exist.
+// privateChannels are accepted after auth. orders and fills push on change,
+// portfolio and balances every 5 s; the others are acknowledged so the
+// official client's session recipe works, and stay silent until their
+// features exist.
 var privateChannels = map[string]bool{"orders": true, "fills": true, "portfolio": true, "balances": true,
 	"funding": true, "deposits": true, "withdrawals": true, "tpsl": true, "notifications": true}
 
@@ -405,18 +406,58 @@ func (s *Server) dispatch(conns []*wsConn, ev *perps.Event, ets int64) {
 	}
 }
 
+// pushAccounts sends portfolio and balances snapshots to the authenticated
+// connections subscribed to them (perps.md §8.6: every 5 s).
+func (s *Server) pushAccounts(conns []*wsConn) {
+	want := map[string]bool{}
+	for _, c := range conns {
+		c.mu.Lock()
+		if c.acct != "" && (c.subs["portfolio"] || c.subs["balances"]) {
+			want[c.acct] = true
+		}
+		c.mu.Unlock()
+	}
+	if len(want) == 0 {
+		return
+	}
+	now := s.now().UnixMilli()
+	ports, bals := map[string][]byte{}, map[string][]byte{}
+	err := s.eng.View(func(mm engine.Machine[perps.Event], _ uint64) {
+		m := mm.(*perps.Machine)
+		for a := range want {
+			ports[a], _ = json.Marshal(m.PortfolioOf(a, now))
+			bals[a], _ = json.Marshal(m.BalancesOf(a)[0])
+		}
+	})
+	if err != nil {
+		return
+	}
+	for _, c := range conns {
+		c.mu.Lock()
+		a := c.acct
+		c.mu.Unlock()
+		if a != "" && ports[a] != nil {
+			c.push("portfolio", a, now, ports[a])
+			c.push("balances", a, now, bals[a])
+		}
+	}
+}
+
 // bookTicker pushes full book snapshots (top 20) every 100 ms to book::{iid}
-// subscribers (perps.md §8.5).
+// subscribers (perps.md §8.5), and account snapshots every 5 s.
 func (s *Server) bookTicker(stop <-chan struct{}) {
 	t := time.NewTicker(100 * time.Millisecond)
 	defer t.Stop()
-	for {
+	for tick := 1; ; tick++ {
 		select {
 		case <-stop:
 			return
 		case <-t.C:
 		}
 		conns := s.conns()
+		if tick%50 == 0 { // every 5 s
+			s.pushAccounts(conns)
+		}
 		want := map[uint32]bool{}
 		for _, c := range conns {
 			c.mu.Lock()
