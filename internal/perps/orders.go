@@ -197,9 +197,6 @@ func qtyErr(err error) string {
 	case fixed.ErrQtyNonPositive, fixed.ErrQtyDecimals, fixed.ErrQtySigFigs:
 		return err.Error()
 	}
-	if err == fixed.ErrQtySyntax && len(err.Error()) > 0 {
-		return "invalid quantity"
-	}
 	return "invalid quantity"
 }
 
