@@ -203,3 +203,55 @@ func TestWebSocketIdleClose(t *testing.T) {
 		t.Errorf("idle connection: %v", err)
 	}
 }
+
+func TestWebSocketLimits(t *testing.T) {
+	e := newEnv(t, Options{WSMessages: 4})
+	w := e.dial(t)
+	if d := w.call("sub", `"chs":["trades::1"]`); string(d) != `[{"status":"ok"}]` {
+		t.Errorf("sub %s", d)
+	}
+	if d := w.call("unsub", `"chs":["trades::1"]`); string(d) != `[{"status":"ok"}]` {
+		t.Errorf("unsub %s", d)
+	}
+	if d := w.call("post", `"op":{"type":"nope"}`); !strings.Contains(string(d), "unknown op type") {
+		t.Errorf("unknown op %s", d)
+	}
+	w.call("post", `"op":{"type":"ping"}`)
+	if d := w.call("post", `"op":{"type":"ping"}`); string(d) != `{"status":"err","error":"message_rate_limited"}` {
+		t.Errorf("fifth message: %s", d)
+	}
+	if d := w.call("sub", `"chs":["trades::1"]`); string(d) != `[{"status":"err","error":"message_rate_limited"}]` {
+		t.Errorf("limited sub: %s", d)
+	}
+	// Batched frames in one message are each answered.
+	e2 := newEnv(t, Options{})
+	w2 := e2.dial(t)
+	w2.send(`[{"id":7,"req":"post","op":{"type":"ping"}},{"id":8,"req":"sub","chs":["bbo::1"]}]`)
+	if d := w2.response(7); !strings.Contains(string(d), `"status":"ok"`) {
+		t.Errorf("batched ping %s", d)
+	}
+	if d := w2.response(8); string(d) != `[{"status":"ok"}]` {
+		t.Errorf("batched sub %s", d)
+	}
+}
+
+func TestCancelRequestErrors(t *testing.T) {
+	e := newEnv(t, Options{})
+	e.instrument()
+	a := e.trader(1, "1000")
+	for _, c := range []struct {
+		method, path, op string
+		compact          []any
+		want             string
+	}{
+		{"DELETE", "/v1/trade/orders", `{"type":"cancelOrders","args":[]}`, []any{"cancelOrders", []any{}}, "non-empty array of order ids"},
+		{"DELETE", "/v1/trade/orders-coid", `{"type":"cancelOrdersCOID","args":[]}`, []any{"cancelOrdersCOID", []any{}}, "non-empty array of client order ids"},
+		{"PATCH", "/v1/trade/orders", `{"type":"modifyOrders","args":[]}`, []any{"modifyOrders", []any{}}, "no orders provided"},
+		{"PATCH", "/v1/trade/orders", `{"type":"cancelOrders","args":[1]}`, []any{"cancelOrders", []any{1}}, "invalid"},
+	} {
+		code, body := a.signed(c.method, c.path, a.proxy, c.op, c.compact, "")
+		if code != 400 || !strings.HasPrefix(body, `[{"status":"err","error":`) || !strings.Contains(body, c.want) {
+			t.Errorf("%s %s %s: %d %s", c.method, c.path, c.op, code, body)
+		}
+	}
+}
