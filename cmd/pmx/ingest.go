@@ -1,20 +1,24 @@
 package main
 
 import (
+	"bufio"
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
 
+	"pmx/internal/catalog"
 	"pmx/internal/config"
 	"pmx/internal/ledger"
 	"pmx/internal/progress"
 	"pmx/internal/server"
 )
 
-// ingest applies a ledger file to the data dir's store atomically: the whole
+// ingestCmd applies a ledger file (or imports a catalog document) to the data dir's store atomically: the whole
 // file is parsed and validated first (a bad line is reported with its number
 // and nothing is applied), then applied in one transaction.
 func ingestCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
@@ -51,8 +55,24 @@ func ingestCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	defer st.Close()
+	br := bufio.NewReaderSize(f, 1<<16)
+	if isCatalogDocument(br) {
+		body, err := io.ReadAll(br)
+		if err != nil {
+			return err
+		}
+		evs, err := catalog.ParseImport(body)
+		if err != nil {
+			return err
+		}
+		if err := st.catalog.ImportEvents(ctx, evs); err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "imported %d catalog events\n", len(evs))
+		return nil
+	}
 	bar := progress.New("parse", fi.Size(), stderr, log)
-	d := ledger.NewDecoder(&countingReader{r: f, bar: bar})
+	d := ledger.NewDecoder(&countingReader{r: br, bar: bar})
 	d.SetLookup(st.data.Outcomes)
 	events, err := d.ReadAll()
 	bar.Finish()
@@ -66,6 +86,27 @@ func ingestCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	fmt.Fprintf(stdout, "applied %d events\n", n)
 	return nil
+}
+
+// isCatalogDocument tells a catalog document (production wire events: an
+// array, {"events": [...]}, or one event object) from a ledger, whose lines
+// are objects carrying "kind". It peeks at the first line only.
+func isCatalogDocument(br *bufio.Reader) bool {
+	head, _ := br.Peek(1 << 16)
+	head = bytes.TrimLeft(head, " \t\r\n")
+	if len(head) == 0 || head[0] == '[' {
+		return len(head) > 0
+	}
+	line, _, _ := bytes.Cut(head, []byte("\n"))
+	var probe map[string]json.RawMessage
+	if json.Unmarshal(line, &probe) != nil {
+		// Not one complete object on the first line: a pretty-printed
+		// catalog document, unless it is a broken ledger line (then the
+		// ledger parser reports it with its line number).
+		return !bytes.Contains(line, []byte(`"kind"`))
+	}
+	_, ledgerLine := probe["kind"]
+	return !ledgerLine
 }
 
 func envOr(key, def string) string {

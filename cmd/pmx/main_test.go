@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -89,6 +90,12 @@ func TestServeWithDemoAnswersOnEveryListenerAndLocksTheDataDir(t *testing.T) {
 	if code, body := get(t, urls["data"]+"/v2/trades?limit=1"); code != 200 || !strings.Contains(body, `"proxy_wallet"`) {
 		t.Errorf("demo world not served: %d %s", code, body)
 	}
+	if code, _ := get(t, urls["clob"]+"/time"); code != 200 {
+		t.Errorf("clob /time: %d", code)
+	}
+	if code, body := get(t, urls["clob"]+"/auth/api-keys"); code != 401 || !strings.Contains(body, `"error"`) {
+		t.Errorf("clob L2 route without credentials: %d %s", code, body)
+	}
 	// One source of truth: a market seen in a data-service feed is a catalog market.
 	var feed struct {
 		Data []struct {
@@ -153,8 +160,70 @@ func TestDemoFileIngestsIntoAnEmptyDataDir(t *testing.T) {
 	if err == nil || !strings.Contains(string(out), "line 2") {
 		t.Fatalf("bad ingest must fail naming line 2: %v %s", err, out)
 	}
+	doc := filepath.Join(dir, "catalog.json")
+	os.WriteFile(doc, []byte(`[{"id": "424242", "slug": "imported-event", "title": "Imported event",
+	  "markets": [{"id": "777", "question": "Imported?", "conditionId": "0x`+strings.Repeat("ab", 32)+`",
+	    "slug": "imported", "outcomes": "[\"Yes\", \"No\"]", "clobTokenIds": "[\"5\", \"6\"]"}]}]`), 0o600)
+	out, err = exec.Command(pmxBin, "ingest", "--data-dir", data, doc).CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "imported 1 catalog events") {
+		t.Fatalf("catalog ingest: %v %s", err, out)
+	}
 	urls, _ := startServe(t, "--data-dir", data, "--demo=false")
+	if code, body := get(t, urls["catalog"]+"/events/424242"); code != 200 || !strings.Contains(body, "Imported event") {
+		t.Errorf("imported catalog event not served: %d %s", code, body)
+	}
 	if code, body := get(t, urls["data"]+"/v2/trades?limit=1"); code != 200 || !strings.Contains(body, `"proxy_wallet"`) {
 		t.Errorf("ingested world not served: %d %s", code, body)
+	}
+}
+
+func postLedger(t *testing.T, adminURL, token, body string) {
+	t.Helper()
+	req, _ := http.NewRequest("POST", adminURL+"/admin/ledger", strings.NewReader(body))
+	req.Header.Set("Authorization", "Bearer "+token)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != 200 {
+		t.Fatalf("POST /admin/ledger: %d %s", resp.StatusCode, b)
+	}
+}
+
+// TestCatalogLiveFieldsChangeAfterATradeIsIngested: one source of truth — the
+// catalog market's volume and prices come from the data store.
+func TestCatalogLiveFieldsChangeAfterATradeIsIngested(t *testing.T) {
+	dir := t.TempDir()
+	urls, _ := startServe(t, "--data-dir", dir, "--demo=false")
+	tok, err := os.ReadFile(filepath.Join(dir, "admin.token"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	token := strings.TrimSpace(string(tok))
+	cond := "0x" + strings.Repeat("cd", 32)
+	postLedger(t, urls["admin"], token, `{"kind":"market","condition_id":"`+cond+`","question":"Live?","slug":"live","event_id":7,"event_slug":"ev","event_title":"Ev","category":"crypto","outcomes":["Yes","No"],"token_ids":["71","72"],"end_date":"2030-01-01T00:00:00Z"}`+"\n")
+	market := func() map[string]any {
+		t.Helper()
+		code, body := get(t, urls["catalog"]+"/markets?condition_ids="+cond)
+		var ms []map[string]any
+		if code != 200 || json.Unmarshal([]byte(body), &ms) != nil || len(ms) != 1 {
+			t.Fatalf("catalog market: %d %s", code, body)
+		}
+		return ms[0]
+	}
+	before := market()
+	now := time.Now().Unix()
+	trade := `{"kind":"trade","tx_hash":"0x` + strings.Repeat("01", 32) + `","log_index":1,"block_number":10,"timestamp":` +
+		strconv.FormatInt(now-60, 10) + `,"token_id":"71","maker":"0x` + strings.Repeat("0a", 20) + `","taker":"0x` +
+		strings.Repeat("0b", 20) + `","side":"BUY","price":"0.25","size":"40"}` + "\n"
+	postLedger(t, urls["admin"], token, trade)
+	after := market()
+	if after["volume"] == before["volume"] || after["volume"] != "10" {
+		t.Errorf("volume %v -> %v, want 10", before["volume"], after["volume"])
+	}
+	if after["lastTradePrice"] != 0.25 {
+		t.Errorf("lastTradePrice %v", after["lastTradePrice"])
 	}
 }

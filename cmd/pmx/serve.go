@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"database/sql"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -14,6 +15,8 @@ import (
 	"pmx/internal/admin"
 	"pmx/internal/catalog"
 	"pmx/internal/catalogsql"
+	"pmx/internal/clob"
+	"pmx/internal/clobsql"
 	"pmx/internal/config"
 	"pmx/internal/dataapi"
 	"pmx/internal/ingest"
@@ -69,6 +72,10 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	catalogAPI := catalog.NewHandler(stores.catalog, catalog.Options{Live: st, Log: log})
+	clobAPI, clobLimiter, err := newCLOB(ctx, dd, stores, log)
+	if err != nil {
+		return err
+	}
 
 	adminAPI := &admin.Handler{Ledger: stores.pipeline, Lookup: st.Outcomes, Extra: map[string]http.Handler{
 		"POST /admin/catalog": catalog.ImportHandler(stores.catalog),
@@ -81,6 +88,8 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		{Name: "data", Addr: cfg.DataAddr, Handler: data, Wrap: dataapi.Trace},
 		{Name: "catalog", Addr: cfg.CatalogAddr, Handler: catalogAPI,
 			Wrap: ratelimit.Middleware{L: catLimiter, Reject: catalogRateLimited}.Wrap},
+		{Name: "clob", Addr: cfg.ClobAddr, Handler: clobAPI,
+			Wrap: ratelimit.Middleware{L: clobLimiter, Reject: clob.RateLimited}.Wrap},
 		{Name: "admin", Addr: cfg.AdminAddr, Handler: adminMux},
 	}}
 	if err := g.Start(); err != nil {
@@ -181,4 +190,28 @@ func catalogRateLimited(w http.ResponseWriter, _ *http.Request, retryAfter time.
 // so every start on the same day builds the same world from the same seed.
 func demoNow(t time.Time) int64 {
 	return t.UTC().Truncate(24 * time.Hour).Unix()
+}
+
+// newCLOB builds the CLOB service: API keys derive from the master key in
+// <data-dir>/clob.key (losing it invalidates every issued key) and their
+// records live in the shared database.
+func newCLOB(ctx context.Context, dd *server.DataDir, st *stores, log *slog.Logger) (*clob.Handler, *ratelimit.Limiter, error) {
+	keyHex, err := dd.Secret("clob.key")
+	if err != nil {
+		return nil, nil, err
+	}
+	master, err := hex.DecodeString(keyHex)
+	if err != nil {
+		return nil, nil, fmt.Errorf("clob.key: %w", err)
+	}
+	keys, err := clobsql.New(ctx, st.catPool)
+	if err != nil {
+		return nil, nil, err
+	}
+	h, err := clob.New(clob.Options{Store: keys, MasterKey: master, Log: log})
+	if err != nil {
+		return nil, nil, err
+	}
+	lim, err := ratelimit.New(ratelimit.CLOBDefaults(), nil)
+	return h, lim, err
 }

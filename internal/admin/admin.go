@@ -26,8 +26,8 @@ const MaxLedgerBody = 1 << 30
 
 // Handler is the admin API.
 type Handler struct {
-	Ledger  Applier
-	Lookup  OutcomeLookup // optional
+	Ledger Applier
+	Lookup OutcomeLookup // optional
 	// Extra routes mounted by other services (e.g. "POST /admin/catalog").
 	Extra map[string]http.Handler
 }

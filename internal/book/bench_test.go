@@ -34,7 +34,7 @@ func (m *cpuMeter) done() {
 }
 
 func benchBook() *book.Book {
-	return book.New(book.Config{Ticks: 1 << 14, Orders: 4 * benchResting})
+	return book.New(book.Config{Ticks: 1 << 14, Orders: 2 * benchResting})
 }
 
 // passive returns the i-th passive add: alternating sides, 128 levels

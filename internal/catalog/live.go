@@ -2,6 +2,8 @@ package catalog
 
 import (
 	"context"
+	"math/big"
+	"strings"
 
 	"pmx/internal/amount"
 )
@@ -85,36 +87,76 @@ func applyLive(m *Market, l Live) {
 	}
 }
 
-// sumEvent recomputes an event's live totals from its markets when any market
-// had live data; otherwise the stored totals stand.
+// sumEvent recomputes an event's live totals (volume, volume24hr,
+// liquidity, openInterest) from its markets, field by field, when at least
+// one market has a live value for the field: markets without one count with
+// their stored value. Sums are exact (big.Rat over the decimal text). A
+// field no market has live keeps the event's stored total.
 func sumEvent(e *Event, live map[string]Live) {
-	var vol, vol24, liq, oi amount.Micro
-	var any bool
-	for i := range e.Markets {
-		m := &e.Markets[i]
-		if m.ConditionID == nil {
-			continue
-		}
-		l, ok := live[*m.ConditionID]
-		if !ok {
-			continue
-		}
-		any = true
-		vol += orZero(l.Volume)
-		vol24 += orZero(l.Volume24hr)
-		liq += orZero(l.Liquidity)
-		oi += orZero(l.OpenInterest)
+	type field struct {
+		live   func(Live) *amount.Micro
+		stored func(*Market) string
+		set    func(Num)
 	}
-	if !any {
-		return
+	fields := []field{
+		{func(l Live) *amount.Micro { return l.Volume }, func(m *Market) string { return strText(m.Volume) },
+			func(n Num) { e.Volume = &n }},
+		{func(l Live) *amount.Micro { return l.Volume24hr }, func(m *Market) string { return numTextOf(m.Volume24hr) },
+			func(n Num) { e.Volume24hr = &n }},
+		{func(l Live) *amount.Micro { return l.Liquidity }, func(m *Market) string { return strText(m.Liquidity) },
+			func(n Num) { e.Liquidity, e.LiquidityClob = &n, &n }},
+		{func(l Live) *amount.Micro { return l.OpenInterest }, func(m *Market) string { return numTextOf(m.OpenInterest) },
+			func(n Num) { e.OpenInterest = &n }},
 	}
-	e.Volume, e.Volume24hr, e.Liquidity, e.LiquidityClob, e.OpenInterest =
-		microNum(vol), microNum(vol24), microNum(liq), microNum(liq), microNum(oi)
+	for _, f := range fields {
+		anyLive := false
+		sum, decimals := new(big.Rat), 0
+		for i := range e.Markets {
+			m := &e.Markets[i]
+			text := f.stored(m)
+			if m.ConditionID != nil {
+				if l, ok := live[*m.ConditionID]; ok && f.live(l) != nil {
+					anyLive = true
+					text = f.live(l).String()
+				}
+			}
+			if text == "" {
+				continue
+			}
+			r, ok := new(big.Rat).SetString(text)
+			if !ok {
+				continue
+			}
+			sum.Add(sum, r)
+			if i := strings.IndexByte(text, '.'); i >= 0 && len(text)-i-1 > decimals {
+				decimals = len(text) - i - 1
+			}
+		}
+		if anyLive {
+			f.set(Num(trimDecimal(sum.FloatString(decimals))))
+		}
+	}
 }
 
-func orZero(m *amount.Micro) amount.Micro {
-	if m == nil {
-		return 0
+func strText(s *Str) string {
+	if s == nil {
+		return ""
 	}
-	return *m
+	return string(*s)
+}
+
+func numTextOf(n *Num) string {
+	if n == nil {
+		return ""
+	}
+	return string(*n)
+}
+
+// trimDecimal drops trailing fractional zeros ("1.500" -> "1.5", "2.0" -> "2").
+func trimDecimal(s string) string {
+	if !strings.Contains(s, ".") {
+		return s
+	}
+	s = strings.TrimRight(s, "0")
+	return strings.TrimSuffix(s, ".")
 }

@@ -8,59 +8,20 @@ import (
 	"context"
 	"database/sql"
 	"embed"
-	"fmt"
-	"sort"
-	"strconv"
-	"strings"
+	"io/fs"
+
+	"pmx/internal/migrate"
 )
 
 //go:embed migrations/*.sql
 var migrations embed.FS
 
-// migrate applies the embedded migrations not yet recorded in
-// catalog_schema_version, each in its own transaction.
-func migrate(ctx context.Context, db *sql.DB) error {
-	if _, err := db.ExecContext(ctx,
-		`CREATE TABLE IF NOT EXISTS catalog_schema_version (version INTEGER PRIMARY KEY)`); err != nil {
-		return err
-	}
-	var have int
-	if err := db.QueryRowContext(ctx,
-		`SELECT COALESCE(MAX(version), 0) FROM catalog_schema_version`).Scan(&have); err != nil {
-		return err
-	}
-	entries, err := migrations.ReadDir("migrations")
+// migrateDB applies the embedded migrations not yet recorded in
+// catalog_schema_version.
+func migrateDB(ctx context.Context, db *sql.DB) error {
+	files, err := fs.Sub(migrations, "migrations")
 	if err != nil {
 		return err
 	}
-	sort.Slice(entries, func(i, j int) bool { return entries[i].Name() < entries[j].Name() })
-	for _, e := range entries {
-		v, err := strconv.Atoi(strings.SplitN(e.Name(), "_", 2)[0])
-		if err != nil {
-			return fmt.Errorf("catalogsql: migration name %q", e.Name())
-		}
-		if v <= have {
-			continue
-		}
-		body, err := migrations.ReadFile("migrations/" + e.Name())
-		if err != nil {
-			return err
-		}
-		tx, err := db.BeginTx(ctx, nil)
-		if err != nil {
-			return err
-		}
-		if _, err := tx.ExecContext(ctx, string(body)); err != nil {
-			tx.Rollback()
-			return fmt.Errorf("catalogsql: migration %s: %w", e.Name(), err)
-		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO catalog_schema_version (version) VALUES (?)`, v); err != nil {
-			tx.Rollback()
-			return err
-		}
-		if err := tx.Commit(); err != nil {
-			return err
-		}
-	}
-	return nil
+	return migrate.Run(ctx, db, files, "catalog_schema_version")
 }

@@ -27,7 +27,7 @@ var _ catalog.Store = (*Store)(nil)
 
 // New migrates db and returns the store.
 func New(ctx context.Context, db *sql.DB) (*Store, error) {
-	if err := migrate(ctx, db); err != nil {
+	if err := migrateDB(ctx, db); err != nil {
 		return nil, err
 	}
 	s := &Store{db: db, stmts: map[string]*sql.Stmt{}}

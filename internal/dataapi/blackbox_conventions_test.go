@@ -217,3 +217,12 @@ func TestParams_WalletEnumsHaveExactMessages(t *testing.T) {
 		w.MustError(tc.path, 400, "invalid_request", tc.param, tc.msg)
 	}
 }
+
+func TestParams_WellFormedUnmatchedIDIsEmptyNot404(t *testing.T) {
+	w := feedWorld(t)
+	for _, p := range []string{"/v2/activity?user={A}&condition={M4}", "/v2/trades?condition={M4}", "/v2/trades?event_id=999",
+		"/v2/positions?condition={M4}", "/v2/positions?user={A}&condition={M3}", "/v2/activity/combos?user={A}&condition={X1}",
+		"/v2/positions/combos?user={A}&condition={X1}", "/v2/activity?user={C}&event_id=424242"} {
+		MustEqualRows(t, p, w.MustPage(p).Data, "type")
+	}
+}

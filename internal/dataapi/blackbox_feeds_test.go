@@ -252,3 +252,25 @@ func TestCursor_HasMoreIsExactOnFullLastPage(t *testing.T) {
 		t.Fatalf("walk: %d rows", len(rows))
 	}
 }
+
+func TestActivity_TypeRowsCarryTheirFields(t *testing.T) {
+	w := MustWorld(t)
+	w.MustApply(pnlLedger + resolveLedger + `
+{"kind":"tip","tx_hash":"{H60}","log_index":0,"block_number":2000,"timestamp":{T-100},"from":"{C}","to":"{A}","amount_usdc":"2.5"}
+`)
+	rows := w.MustPage("/v2/activity?user={A}&type=REDEEM,TIP,TRADE").Data
+	MustEqualRows(t, "types", rows, "type", "TIP", "REDEEM", "TRADE", "TRADE")
+	MustFields(t, "tip", rows[0], map[string]string{"side": "IN", "size": "2.5", "usdc_size": "2.5", "condition_id": "", "token_id": ""})
+	// Redeeming 60 winning shares pays 60 USDC.
+	MustFields(t, "redeem", rows[1], map[string]string{"condition_id": V("{M1}"), "usdc_size": "60",
+		"title": "Will it rain in Paris?", "slug": "rain-paris", "event_slug": "weather", "side": ""})
+	MustFields(t, "sell", rows[2], map[string]string{"side": "SELL", "size": "40", "usdc_size": "24", "price": "0.6"})
+	MustFields(t, "buy", rows[3], map[string]string{"side": "BUY", "size": "100", "usdc_size": "40", "price": "0.4"})
+	rows = w.MustPage("/v2/activity?user={C}&type=SPLIT,MERGE").Data
+	MustEqualRows(t, "split/merge", rows, "type", "MERGE", "SPLIT")
+	for _, r := range rows {
+		MustFields(t, "lifecycle", r, map[string]string{"condition_id": V("{M1}"), "size": "10", "usdc_size": "10", "side": ""})
+	}
+	// C's side of the tip.
+	MustFields(t, "tip out", w.MustPage("/v2/activity?user={C}&type=TIP").Data[0], map[string]string{"side": "OUT", "size": "2.5"})
+}

@@ -88,7 +88,7 @@ func TestFixtures_RowFieldSetsMatchProduction(t *testing.T) {
 {"kind":"profile","address":"{A}","name":"Alice","pseudonym":"Brave-Owl","profile_image":"https://img/a.png","joined_at":{T-999999},"views":7}
 {"kind":"combo_market","combo_condition_id":"{X1}","question":"Rain and BTC?","outcomes":["Yes","No"],"token_ids":["9001","9002"],"legs":[{"condition_id":"{M1}","outcome_index":0},{"condition_id":"{M2}","outcome_index":0}]}
 {"kind":"combo_trade","tx_hash":"{H40}","log_index":0,"block_number":3000,"timestamp":{T-1000},"user":"{A}","combo_condition_id":"{X1}","outcome_index":0,"side":"BUY","price":"0.2","size":"100","fee_usdc":"1"}
-{"kind":"combo_activity","tx_hash":"{H41}","log_index":0,"block_number":3001,"timestamp":{T-900},"user":"{A}","combo_condition_id":"{X1}","outcome_index":0,"type":"SPLIT","size":"10","amount_usdc":"3"}
+{"kind":"combo_activity","tx_hash":"{H41}","log_index":0,"block_number":3001,"timestamp":{T-900},"user":"{A}","combo_condition_id":"{X1}","outcome_index":0,"type":"SPLIT","size":"10","amount_usdc":"10"}
 {"kind":"split","tx_hash":"{H50}","log_index":0,"block_number":3002,"timestamp":{T-800},"user":"{C}","condition_id":"{M1}","amount":"5"}
 {"kind":"merge","tx_hash":"{H51}","log_index":0,"block_number":3003,"timestamp":{T-700},"user":"{C}","condition_id":"{M1}","amount":"5"}
 `)

@@ -290,10 +290,10 @@ func (w *World) MustWalk(path, extra string) []map[string]any {
 	w.t.Helper()
 	var rows []map[string]any
 	p := w.MustPage(path)
-	limit := *p.Pagination.Limit
+	limit, base := *p.Pagination.Limit, *p.Pagination.Offset // base: a walk may start from a cursor
 	for pages := 0; ; pages++ {
-		if *p.Pagination.Offset != len(rows) {
-			w.t.Fatalf("%s: page %d offset %d, want %d", path, pages, *p.Pagination.Offset, len(rows))
+		if *p.Pagination.Offset != base+len(rows) {
+			w.t.Fatalf("%s: page %d offset %d, want %d", path, pages, *p.Pagination.Offset, base+len(rows))
 		}
 		if *p.Pagination.Limit != limit {
 			w.t.Fatalf("%s: page %d limit %d, want %d", path, pages, *p.Pagination.Limit, limit)

@@ -160,3 +160,23 @@ func TestOverload_PerClientAllowanceIs429WithRemainingWait(t *testing.T) {
 	w.Clock.Advance(time.Duration(n-4) * time.Second)
 	w.MustGet("/v2/value?user={A}", nil)
 }
+
+func TestOverload_PerClientExcessIsDelayedWithinMaxWait(t *testing.T) {
+	w := MustWorld(t, func(o *dataapi.Options) {
+		o.Limits = &ratelimit.Config{MaxWait: 20 * time.Second, Rules: []ratelimit.Rule{
+			{Scope: "v2", Limit: 2, Window: 10 * time.Second, Match: ratelimit.Match{Prefixes: []string{"/v2/"}}}}}
+	})
+	w.MustGet("/v2/value?user={A}", nil)
+	w.MustGet("/v2/value?user={A}", nil)
+	third := async(w, "/v2/value?user={A}")
+	w.Clock.WaitForTimers(1) // parked on the limiter, not rejected
+	select {
+	case r := <-third:
+		t.Fatalf("answered before the allowance refilled: %d %s", r.Status, r.Body)
+	default:
+	}
+	w.Clock.Advance(11 * time.Second)
+	if r := <-third; r.Status != 200 {
+		t.Fatalf("delayed request: %d %s", r.Status, r.Body)
+	}
+}

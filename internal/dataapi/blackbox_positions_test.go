@@ -191,30 +191,34 @@ func TestPositions_ExactPnLForHandBuiltHistories(t *testing.T) {
 	for _, tc := range []struct {
 		name, query string
 		resolve     bool
-		want        map[string]pos // by token id; exactly these rows
+		want        map[string]pos    // by token id; exactly these rows
+		pct         map[string]string // percent_pnl by token id, where checked
 	}{
 		// 100 @ 0.40 = 40; selling 40 removes 16 of basis: 40×0.6 − 16 − 0.5 fee = 7.5.
 		{"taker buy then sell", "user={A}", false, map[string]pos{
-			"11": {"60", "24", "1", "0.4", "100", "7.5", "0.6", "36", "12", "19.5", "OPEN"}}},
+			"11": {"60", "24", "1", "0.4", "100", "7.5", "0.6", "36", "12", "19.5", "OPEN"}},
+			map[string]string{"11": "50"}}, // (36 − 24) / 24
 		// split 100 → 100 YES + 100 NO at 0.5 each; sold 100 YES at 0.4.
 		{"maker sold split shares", "user={B}", false, map[string]pos{
-			"12": {"100", "50", "0", "0.5", "100", "0", "0.4", "40", "-10", "-10", "OPEN"}}},
+			"12": {"100", "50", "0", "0.5", "100", "0", "0.4", "40", "-10", "-10", "OPEN"}},
+			map[string]string{"12": "-20"}}, // (40 − 50) / 50
 		{"maker sold split shares closed", "user={B}&status=CLOSED", false, map[string]pos{
-			"11": {"0", "0", "0", "0.5", "100", "-10", "0.6", "0", "0", "-10", "CLOSED"}}},
+			"11": {"0", "0", "0", "0.5", "100", "-10", "0.6", "0", "0", "-10", "CLOSED"}},
+			map[string]string{"11": "0"}}, // no basis left
 		// 40 YES @0.6 = 24; split 10 → YES 50 cost 29; merge 10 removes 5.8 for 5.
 		{"split then merge", "user={C}", false, map[string]pos{
-			"11": {"40", "23.2", "0", "0.58", "50", "-0.8", "0.6", "24", "0.8", "0", "OPEN"}}},
+			"11": {"40", "23.2", "0", "0.58", "50", "-0.8", "0.6", "24", "0.8", "0", "OPEN"}}, nil},
 		{"resolved unredeemed is redeemable", "user={C}&status=REDEEMABLE", true, map[string]pos{
-			"11": {"40", "23.2", "0", "0.58", "50", "-0.8", "1", "40", "16.8", "16", "REDEEMABLE"}}},
+			"11": {"40", "23.2", "0", "0.58", "50", "-0.8", "1", "40", "16.8", "16", "REDEEMABLE"}}, nil},
 		{"open includes redeemable rows", "user={C}", true, map[string]pos{
-			"11": {"40", "23.2", "0", "0.58", "50", "-0.8", "1", "40", "16.8", "16", "REDEEMABLE"}}},
+			"11": {"40", "23.2", "0", "0.58", "50", "-0.8", "1", "40", "16.8", "16", "REDEEMABLE"}}, nil},
 		// 7.5 + (60 × 1 − 24) = 43.5
 		{"redeemed winner closes", "user={A}&status=CLOSED", true, map[string]pos{
-			"11": {"0", "0", "1", "0.4", "100", "43.5", "1", "0", "0", "43.5", "CLOSED"}}},
+			"11": {"0", "0", "1", "0.4", "100", "43.5", "1", "0", "0", "43.5", "CLOSED"}}, nil},
 		{"redeemed loser closes", "user={B}&status=CLOSED", true, map[string]pos{
 			"12": {"0", "0", "0", "0.5", "100", "-50", "0", "0", "0", "-50", "CLOSED"},
-			"11": {"0", "0", "0", "0.5", "100", "-10", "1", "0", "0", "-10", "CLOSED"}}},
-		{"redeemed wallet has nothing open", "user={A}", true, map[string]pos{}},
+			"11": {"0", "0", "0", "0.5", "100", "-10", "1", "0", "0", "-10", "CLOSED"}}, nil},
+		{"redeemed wallet has nothing open", "user={A}", true, map[string]pos{}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			w := MustWorld(t)
@@ -229,6 +233,9 @@ func TestPositions_ExactPnLForHandBuiltHistories(t *testing.T) {
 			for tok, p := range tc.want {
 				r := find(t, rows, "token_id", tok)
 				MustFields(t, tok, r, p.fields())
+				if pct, ok := tc.pct[tok]; ok {
+					MustFields(t, tok, r, map[string]string{"percent_pnl": pct})
+				}
 				// total_cost_usdc = entry_cost_usdc + entry_fees_usdc, always.
 				if r["total_cost_usdc"].(float64) != r["entry_cost_usdc"].(float64)+r["entry_fees_usdc"].(float64) {
 					t.Errorf("%s: total_cost_usdc %v", tok, r["total_cost_usdc"])

@@ -222,6 +222,6 @@ func writeFeed[T any](s *Service, w http.ResponseWriter, r *http.Request, kind s
 			return Internal(err)
 		}
 	}
-	WritePage(w, r, page.Rows, Pagination{Limit: limit, Offset: offset, NextCursor: next})
+	writeFeedPage(w, r, page.Rows, Pagination{Limit: limit, Offset: offset, NextCursor: next})
 	return nil
 }

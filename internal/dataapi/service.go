@@ -26,7 +26,9 @@ type Options struct {
 	// DBSlots/DBWait size the database-acquire budget every route passes
 	// (after the heavy queue): a request that cannot get a database slot
 	// within DBWait is 503 request_timeout with Retry-After, never a 429.
-	// Defaults: 2×CPU slots (at least 4), 1 s wait.
+	// Defaults: max(CPU, 2) slots — the embedded store's read pool, so a
+	// slot is a connection — and a 1 s wait. Set DBSlots to the pool size of
+	// any other store.
 	DBSlots int
 	DBWait  time.Duration
 	// Limits is the per-client (IP) allowance; nil = ratelimit.DataDefaults.
@@ -58,7 +60,7 @@ func New(o Options) *Service {
 		o.HeavyWait = 2 * time.Second
 	}
 	if o.DBSlots == 0 {
-		o.DBSlots = max(2*runtime.NumCPU(), 4)
+		o.DBSlots = max(runtime.NumCPU(), 2)
 	}
 	if o.DBWait == 0 {
 		o.DBWait = time.Second
@@ -95,7 +97,10 @@ func New(o Options) *Service {
 	lightRoute("/v2/approvals", s.approvals)
 	lightRoute("/v2/user-stats", s.userStats)
 	lightRoute("/v2/user-volume", s.userVolume)
+	s.registerBoards(lightRoute)  // boards.go
+	s.registerMarkets(heavyRoute) // markets.go
 	s.registerV1()
+	s.mux.HandleFunc("/v2/openapi.json", s.openAPI) // openapi.go: static, no database slot
 
 	var h http.Handler = s.mux
 	h = Deadline(o.RequestTimeout, o.Clock)(h)

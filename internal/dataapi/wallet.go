@@ -14,6 +14,8 @@ const (
 	defaultLimit int32 = 100
 	maxLimit     int32 = 1000
 	maxTitleLen        = 200
+	// syncLag caps the upper watermark of combo-position sync (seconds).
+	syncLag = 90
 )
 
 // sortedCursor is the cursor of a sort-key walk (positions, combo
@@ -159,7 +161,7 @@ func (s *Service) positions(w http.ResponseWriter, r *http.Request) error {
 			return Internal(err)
 		}
 	}
-	WritePage(w, r, page.Rows, Pagination{Limit: limit, Offset: offset, NextCursor: next})
+	writeFeedPage(w, r, page.Rows, Pagination{Limit: limit, Offset: offset, NextCursor: next})
 	return nil
 }
 
@@ -188,6 +190,10 @@ func (s *Service) comboPositions(w http.ResponseWriter, r *http.Request) error {
 	sortBy, err := q.Enum(EnumComboSortBy, "")
 	if err != nil {
 		return err
+	}
+	if sortBy == "CURRENT_VALUE" {
+		// An alias: pinned canonically, so restating either spelling agrees.
+		sortBy = "ENTRY_COST"
 	}
 	dir, err := q.Enum(EnumSortDirection, "")
 	if err != nil {
@@ -237,6 +243,13 @@ func (s *Service) comboPositions(w http.ResponseWriter, r *http.Request) error {
 	}
 	if dir == "" {
 		dir = "DESC"
+	}
+	if after > 0 || before > 0 {
+		// Incremental sync never reads the last 90 s, which may still be
+		// settling (data-api-v2.md §2.2); the pins keep the raw values.
+		if lim := s.now() - syncLag; before == 0 || before > lim {
+			before = lim
+		}
 	}
 	page, err := s.store.ComboPositions(r.Context(), store.ComboPositionsParams{
 		User: user, Conditions: conds, Statuses: statuses, SortBy: sortBy, Ascending: dir == "ASC",

@@ -72,6 +72,7 @@ type catalog struct {
 	byEvent map[int64][]*market
 	nextMid int64
 	nextTid int64
+	ticks   tickCache // price ticks read for this generation (markets_ticks.go)
 }
 
 func newCatalog() *catalog {

@@ -36,6 +36,8 @@ type DB struct {
 	cat   atomic.Pointer[catalog]
 	live  atomic.Pointer[liveCache] // catalog live fields (live.go)
 	clock func() time.Time
+
+	boards boardCache // memoised boards (boards.go)
 }
 
 var _ store.Store = (*DB)(nil)
@@ -55,7 +57,7 @@ type Options struct {
 func dsnOf(path string) string {
 	q := url.Values{}
 	for _, p := range []string{"busy_timeout(10000)", "journal_mode(WAL)", "synchronous(NORMAL)",
-		"foreign_keys(0)", "cache_size(-65536)"} {
+		"foreign_keys(0)", "cache_size(-65536)", "mmap_size(4294967296)"} {
 		q.Add("_pragma", p)
 	}
 	return "file:" + path + "?" + q.Encode()

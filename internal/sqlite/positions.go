@@ -108,15 +108,16 @@ func (db *DB) Positions(ctx context.Context, p store.PositionsParams) (store.Pag
 			return none, err
 		}
 		r.m, r.t = cat.byMid[r.mid], cat.byTid[r.tid]
+		if r.t == nil {
+			continue // committed by an Apply whose catalog is not published yet
+		}
 		if r.m != nil && (!r.m.active || (r.m.archived && (!p.IncludeArchived || status == store.StatusClosed))) {
 			continue
 		}
 		if titled != nil && !titled[r.mid] {
 			continue
 		}
-		if r.t != nil {
-			r.mark = cat.mark(r.t)
-		}
+		r.mark = cat.mark(r.t)
 		r.value = amount.Mul(r.size, r.mark)
 		r.unreal = r.value - r.cost
 		all = append(all, r)
@@ -169,7 +170,7 @@ func (db *DB) Positions(ctx context.Context, p store.PositionsParams) (store.Pag
 		if !ok {
 			continue
 		}
-		r.key = store.PositionKey{Value: sortValue(r, sortBy), TokenID: cat.byTid[r.tid].tokenID}
+		r.key = store.PositionKey{Value: sortValue(r, sortBy), TokenID: r.t.tokenID}
 		if !userAnchor {
 			r.key.Wallet = r.addr
 		}

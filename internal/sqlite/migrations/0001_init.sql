@@ -122,8 +122,10 @@ CREATE TABLE activity (
 	builder TEXT
 );
 CREATE INDEX activity_wallet ON activity(wid, ts);
--- Market and global trade feeds index taker rows only; maker rows are found
--- at seq + 1 (see feeds.go).
+-- Trade feeds index taker rows only (the default taker_only=true reads them
+-- directly); the market and global feeds find maker rows at seq + 1 (see
+-- feeds.go); a wallet's maker rows come from activity_wallet.
+CREATE INDEX trades_wallet ON activity(wid, ts) WHERE type = 0 AND taker = 1;
 CREATE INDEX trades_market ON activity(mid, ts) WHERE type = 0 AND taker = 1;
 CREATE INDEX trades_all ON activity(ts) WHERE type = 0 AND taker = 1;
 
