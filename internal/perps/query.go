@@ -401,3 +401,45 @@ func (m *Machine) StatsOf(addr string, nowMs int64) Stats {
 	}
 	return Stats{Volume7d: FormatMicro(mk + tk), Taker7d: FormatMicro(tk), Maker7d: FormatMicro(mk), MakerShare7d: share}
 }
+
+// Statistic is perps.md §5 Statistic: the last 24 hours of an instrument.
+type Statistic struct {
+	ID        uint32  `json:"instrument_id"`
+	Symbol    string  `json:"symbol"`
+	Volume    string  `json:"volume"`     // contracts traded in the window
+	OpenPrice string  `json:"open_price"` // first trade price in the window, else the last price before it ("0" if none)
+	Klines    [][]any `json:"klines"`     // hourly klines of the window
+}
+
+// Statistics lists 24-hour statistics (all, or one instrument).
+func (m *Machine) Statistics(iid uint32, nowMs int64) []Statistic {
+	out := []Statistic{}
+	start := nowMs - 86400000
+	for _, id := range m.instIDs {
+		if iid != 0 && id != iid {
+			continue
+		}
+		in := m.inst[id]
+		g := in.grid()
+		var vol, open int64
+		for _, c := range in.Candles {
+			if c.Open+60000 <= start || c.Open > nowMs {
+				if c.Open+60000 <= start {
+					open = c.C
+				}
+				continue
+			}
+			if vol == 0 {
+				open = c.O
+			}
+			vol += c.Volume
+		}
+		op := "0"
+		if open > 0 {
+			op = g.FormatPrice(fixedPrice(open))
+		}
+		kl, _ := m.Klines(id, 3600000, start, nowMs+1, 1000)
+		out = append(out, Statistic{ID: id, Symbol: in.Symbol, Volume: g.FormatQty(fixedQty(vol)), OpenPrice: op, Klines: kl})
+	}
+	return out
+}

@@ -42,6 +42,7 @@ func (s *Server) routes(mux *http.ServeMux) {
 	pub("GET /v1/info/instruments", 2, s.instruments)
 	pub("GET /v1/info/tickers", 2, s.tickers)
 	pub("GET /v1/info/bbo", 2, s.bbo)
+	pub("GET /v1/info/statistics", 2, s.statistics)
 	mux.HandleFunc("GET /v1/info/book", s.book) // weight depends on depth
 	pub("GET /v1/info/trades", 10, s.trades)
 	pub("GET /v1/info/klines", 5, s.klines)
@@ -259,4 +260,18 @@ func (s *Server) registered(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, 200, map[string]bool{"registered": reg})
+}
+
+func (s *Server) statistics(w http.ResponseWriter, r *http.Request) {
+	iid, ok := queryIID(w, r, false)
+	if !ok {
+		return
+	}
+	now := s.now().UnixMilli()
+	var out []perps.Statistic
+	if err := s.view(func(m *perps.Machine) { out = m.Statistics(iid, now) }); err != nil {
+		s.engineErr(w, err, false)
+		return
+	}
+	writeJSON(w, 200, out)
 }
