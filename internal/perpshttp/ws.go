@@ -18,6 +18,11 @@ import (
 
 // WebSocket limits (perps.md §7, §8).
 const (
+	// ackGap separates a trading post's ack from the pushes it caused: the
+	// official client registers its wait for the order's first push only
+	// after it has processed the ack, so both must not reach it in one read.
+	ackGap = 10 * time.Millisecond
+
 	wsQueue      = 1024 // frames queued per connection before it is closed as a slow consumer
 	wsMaxSubs    = 100
 	wsBookLevels = 20
@@ -103,6 +108,10 @@ func (c *wsConn) writer(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		case b := <-c.out:
+			if b == nil { // pause marker: see ackGap
+				time.Sleep(ackGap)
+				continue
+			}
 			wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 			err := c.c.Write(wctx, websocket.MessageText, b)
 			cancel()
@@ -202,7 +211,8 @@ func (c *wsConn) handle(raw []byte) {
 			c.mu.Lock()
 			c.enqueueLocked(b)
 			c.inflight--
-			if c.inflight == 0 {
+			if c.inflight == 0 && len(c.held) > 0 {
+				c.enqueueLocked(nil)
 				for _, h := range c.held {
 					c.enqueueLocked(h)
 				}

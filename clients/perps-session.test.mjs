@@ -1,0 +1,59 @@
+// Drives the official @polymarket/client (pinned in package-lock.json) through
+// a perps session against pmx: CLOB API key (PMX_CLOB_URL), proxy creation,
+// credentials, WS auth and subscriptions, orders over the socket, account
+// reads, revocation. PMX_PERPS_URL / PMX_PERPS_WS are the perps listener;
+// the Go test lists instrument 1 (BTC-USD) and funds the signer below.
+// Run by internal/perpshttp's Go test.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createSecureClient, forkEnvironmentConfig, OrderSide } from '@polymarket/client';
+import { Address, Secp256k1, Signature, TypedData } from 'ox';
+
+const clob = process.env.PMX_CLOB_URL;
+const perps = process.env.PMX_PERPS_URL;
+const ws = process.env.PMX_PERPS_WS;
+if (!clob || !perps || !ws) throw new Error('PMX_CLOB_URL, PMX_PERPS_URL and PMX_PERPS_WS must be set');
+
+const environment = forkEnvironmentConfig({ name: 'pmx', clob: { rest: clob }, perps: { rest: perps, ws } });
+
+function keySigner(privateKey) {
+  const address = Address.checksum(Address.fromPublicKey(Secp256k1.getPublicKey({ privateKey })));
+  return {
+    async getAddress() { return address; },
+    async signTypedData(payload) {
+      return Signature.toHex(Secp256k1.sign({ payload: TypedData.getSignPayload(payload), privateKey }));
+    },
+    async signMessage() { throw new Error('not used'); },
+    async sendTransaction() { throw new Error('not used'); },
+  };
+}
+
+// Hardhat/Anvil account #3.
+const signer = keySigner('0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6');
+const wallet = await signer.getAddress();
+
+test('perps session: proxy, credentials, orders over the socket, reads, revoke', async () => {
+  const client = await createSecureClient({ environment, signer, wallet });
+  const session = await client.openPerpsSession({ label: 'pmx-test' });
+  try {
+    assert.match(session.credentials.proxy, /^0x[0-9a-fA-F]{40}$/);
+    const balances = await session.fetchBalances();
+    assert.equal(balances.length, 1);
+    const placed = await session.placeOrder({
+      instrumentId: 1, side: OrderSide.BUY, price: '100', quantity: '1', timeInForce: 'gtc',
+    });
+    assert.ok(placed, 'order placed');
+    const open = await session.fetchOpenOrders();
+    assert.equal(open.length, 1);
+    await session.fetchOrders();
+    await session.fetchPortfolio();
+    await session.fetchStats();
+    await session.fetchAccountConfig();
+    for await (const page of session.listFills()) { assert.ok(Array.isArray(page.items ?? page)); break; }
+    await session.cancelOrder({ orderId: open[0].id });
+    assert.equal((await session.fetchOpenOrders()).length, 0);
+  } finally {
+    await session.close();
+  }
+  await client.revokePerpsCredentials({ proxy: session.credentials.proxy });
+});
