@@ -52,8 +52,22 @@ test('perps session: proxy, credentials, orders over the socket, reads, revoke',
     for await (const page of session.listFills()) { assert.ok(Array.isArray(page.items ?? page)); break; }
     await session.cancelOrder({ orderId: open[0].id });
     assert.equal((await session.fetchOpenOrders()).length, 0);
+
+    // A second session on the same credential; cancel-all from it.
+    const second = await client.openPerpsSession({ credentials: session.credentials });
+    try {
+      await second.placeOrder({ instrumentId: 1, side: OrderSide.SELL, price: '200', quantity: '1', timeInForce: 'gtc' });
+      await session.placeOrder({ instrumentId: 1, side: OrderSide.BUY, price: '90', quantity: '1', timeInForce: 'gtc' });
+      assert.equal((await second.fetchOpenOrders()).length, 2);
+      await second.cancelAllOrders();
+      assert.equal((await session.fetchOpenOrders()).length, 0);
+    } finally {
+      await second.close();
+    }
   } finally {
     await session.close();
   }
   await client.revokePerpsCredentials({ proxy: session.credentials.proxy });
+  // The revoked credential no longer resumes.
+  await assert.rejects(client.openPerpsSession({ credentials: session.credentials }));
 });
