@@ -59,6 +59,9 @@ type Server struct {
 	hub     hub
 	stop    chan struct{}
 	fanDone chan struct{}
+
+	closeOnce sync.Once
+	closeErr  error
 }
 
 // creds mirrors the machine's proxies for authentication without a trip
@@ -150,7 +153,13 @@ func (s *Server) seedReplay(b []byte) {
 
 // Close stops the engine (everything acknowledged is already durable).
 // Open WebSockets are closed first.
+// Close is idempotent.
 func (s *Server) Close() error {
+	s.closeOnce.Do(func() { s.closeErr = s.close() })
+	return s.closeErr
+}
+
+func (s *Server) close() error {
 	close(s.stop)
 	for _, c := range s.conns() {
 		c.c.Close(websocket.StatusGoingAway, "server shutting down")
