@@ -32,6 +32,31 @@ function keySigner(privateKey) {
 const signer = keySigner('0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6');
 const wallet = await signer.getAddress();
 
+// The session's event stream (every push, buffered); waitOrder reads it up to
+// the first update of order id. placeOrder would also wait for that update,
+// but registers its wait only after the ack is processed, which races with a
+// push arriving in the same socket read; postOrders plus the stream does not.
+function events(session) {
+  const it = session[Symbol.asyncIterator]();
+  return async function waitOrder(id) {
+    const deadline = Date.now() + 10000;
+    while (Date.now() < deadline) {
+      let timer;
+      const next = await Promise.race([it.next(), new Promise((r) => { timer = setTimeout(() => r(null), 10000); })]);
+      clearTimeout(timer);
+      if (next === null || next.done) break;
+      if (next.value.type === 'order' && next.value.payload.id === id) return next.value.payload;
+    }
+    throw new Error(`no order push for ${id}`);
+  };
+}
+
+async function post(session, order) {
+  const [ack] = await session.postOrders({ orders: [order] });
+  assert.equal(ack.status, 'ok', JSON.stringify(ack));
+  return ack.orderId ?? ack.oid;
+}
+
 test('perps session: proxy, credentials, orders over the socket, reads, revoke', async () => {
   const client = await createSecureClient({ environment, signer, wallet });
   const session = await client.openPerpsSession({ label: 'pmx-test' });
@@ -39,10 +64,10 @@ test('perps session: proxy, credentials, orders over the socket, reads, revoke',
     assert.match(session.credentials.proxy, /^0x[0-9a-fA-F]{40}$/);
     const balances = await session.fetchBalances();
     assert.equal(balances.length, 1);
-    const placed = await session.placeOrder({
-      instrumentId: 1, side: OrderSide.BUY, price: '100', quantity: '1', timeInForce: 'gtc',
-    });
-    assert.ok(placed, 'order placed');
+    const waitOrder = events(session);
+    const id = await post(session, { instrumentId: 1, side: OrderSide.BUY, price: '100', quantity: '1', timeInForce: 'gtc' });
+    const pushed = await waitOrder(id);
+    assert.equal(pushed.status, 'open');
     const open = await session.fetchOpenOrders();
     assert.equal(open.length, 1);
     await session.fetchOrders();
@@ -56,8 +81,8 @@ test('perps session: proxy, credentials, orders over the socket, reads, revoke',
     // A second session on the same credential; cancel-all from it.
     const second = await client.openPerpsSession({ credentials: session.credentials });
     try {
-      await second.placeOrder({ instrumentId: 1, side: OrderSide.SELL, price: '200', quantity: '1', timeInForce: 'gtc' });
-      await session.placeOrder({ instrumentId: 1, side: OrderSide.BUY, price: '90', quantity: '1', timeInForce: 'gtc' });
+      await post(second, { instrumentId: 1, side: OrderSide.SELL, price: '200', quantity: '1', timeInForce: 'gtc' });
+      await post(session, { instrumentId: 1, side: OrderSide.BUY, price: '90', quantity: '1', timeInForce: 'gtc' });
       assert.equal((await second.fetchOpenOrders()).length, 2);
       await second.cancelAllOrders();
       assert.equal((await session.fetchOpenOrders()).length, 0);

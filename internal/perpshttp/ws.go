@@ -21,7 +21,7 @@ const (
 	// ackGap separates a trading post's ack from the pushes it caused: the
 	// official client registers its wait for the order's first push only
 	// after it has processed the ack, so both must not reach it in one read.
-	ackGap = 10 * time.Millisecond
+	ackGap = 25 * time.Millisecond
 
 	wsQueue      = 1024 // frames queued per connection before it is closed as a slow consumer
 	wsMaxSubs    = 100
