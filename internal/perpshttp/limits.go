@@ -1,10 +1,11 @@
 package perpshttp
 
 import (
-	"net"
 	"net/http"
 	"sync"
 	"time"
+
+	"pmx/internal/ratelimit"
 )
 
 // buckets are per-key token buckets: capacity budget, refilled at budget per
@@ -64,13 +65,8 @@ func (b *buckets) sweep(now time.Time) {
 	}
 }
 
-func clientIP(r *http.Request) string {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		return r.RemoteAddr
-	}
-	return host
-}
+// clientIP keys budgets the way every pmx listener does (peer address, IPv6 by /64).
+func clientIP(r *http.Request) string { return ratelimit.ClientIP(r) }
 
 // chargeIP charges request weight against the caller's IP budget; false means
 // a 429 was written.
