@@ -5,6 +5,7 @@ go 1.26.8
 require modernc.org/sqlite v1.61.1
 
 require (
+	github.com/coder/websocket v1.8.15
 	github.com/decred/dcrd/dcrec/secp256k1/v4 v4.4.1
 	github.com/getkin/kin-openapi v0.152.0
 	github.com/prometheus/client_golang v1.25.0
