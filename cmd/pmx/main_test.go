@@ -90,6 +90,9 @@ func TestServeWithDemoAnswersOnEveryListenerAndLocksTheDataDir(t *testing.T) {
 	if code, body := get(t, urls["data"]+"/v2/trades?limit=1"); code != 200 || !strings.Contains(body, `"proxy_wallet"`) {
 		t.Errorf("demo world not served: %d %s", code, body)
 	}
+	if code, body := get(t, urls["perps"]+"/v1/info/time"); code != 200 || !strings.Contains(body, "time") {
+		t.Errorf("perps /v1/info/time: %d %s", code, body)
+	}
 	if code, _ := get(t, urls["clob"]+"/time"); code != 200 {
 		t.Errorf("clob /time: %d", code)
 	}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"maps"
 	"net/http"
 	"os"
 	"time"
@@ -20,6 +21,7 @@ import (
 	"pmx/internal/config"
 	"pmx/internal/dataapi"
 	"pmx/internal/ingest"
+	"pmx/internal/perpshttp"
 	"pmx/internal/ratelimit"
 	"pmx/internal/server"
 	"pmx/internal/sqlite"
@@ -77,9 +79,15 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 
-	adminAPI := &admin.Handler{Ledger: stores.pipeline, Lookup: st.Outcomes, Extra: map[string]http.Handler{
-		"POST /admin/catalog": catalog.ImportHandler(stores.catalog),
-	}}
+	perpsSrv, err := perpshttp.New(perpshttp.Options{Dir: dd.File("perps"), Log: log})
+	if err != nil {
+		return err
+	}
+	defer perpsSrv.Close() // after the listeners have shut down (defers run last-in first-out)
+
+	adminRoutes := map[string]http.Handler{"POST /admin/catalog": catalog.ImportHandler(stores.catalog)}
+	maps.Copy(adminRoutes, perpsSrv.AdminRoutes())
+	adminAPI := &admin.Handler{Ledger: stores.pipeline, Lookup: st.Outcomes, Extra: adminRoutes}
 	adminMux := http.NewServeMux()
 	adminMux.Handle("GET /metrics", metrics.Handler())
 	adminMux.Handle("/", server.RequireToken(token, adminAPI.Routes()))
@@ -90,6 +98,8 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			Wrap: ratelimit.Middleware{L: catLimiter, Reject: catalogRateLimited}.Wrap},
 		{Name: "clob", Addr: cfg.ClobAddr, Handler: clobAPI,
 			Wrap: ratelimit.Middleware{L: clobLimiter, Reject: clob.RateLimited}.Wrap},
+		// The perps listener limits by request weight itself (429, no delay).
+		{Name: "perps", Addr: cfg.PerpsAddr, Handler: perpsSrv.Handler()},
 		{Name: "admin", Addr: cfg.AdminAddr, Handler: adminMux},
 	}}
 	if err := g.Start(); err != nil {
