@@ -60,7 +60,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("loading demo world: %w", err)
 		}
 	}
-	stores, err := openStores(ctx, dbPath)
+	stores, err := openStores(ctx, dbPath, nil)
 	if err != nil {
 		return err
 	}
@@ -133,7 +133,7 @@ func loadDemo(ctx context.Context, dbPath string, seed int64, scale float64, now
 	for _, suffix := range []string{"", "-wal", "-shm"} {
 		_ = os.Remove(tmp + suffix)
 	}
-	st, err := openStores(ctx, tmp)
+	st, err := openStores(ctx, tmp, nil)
 	if err != nil {
 		return err
 	}
@@ -161,8 +161,8 @@ type stores struct {
 	pipeline *ingest.Pipeline
 }
 
-func openStores(ctx context.Context, path string) (*stores, error) {
-	data, err := sqlite.Open(path, sqlite.Options{})
+func openStores(ctx context.Context, path string, progress func(done, total int)) (*stores, error) {
+	data, err := sqlite.Open(path, sqlite.Options{Progress: progress})
 	if err != nil {
 		return nil, err
 	}
