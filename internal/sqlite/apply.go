@@ -75,6 +75,8 @@ type applier struct {
 	lastTs        int64
 	builders      map[string]*ledger.Event // builder code → its latest builder event
 
+	hot []hotPending // activity rows of this batch, published after commit (hot.go)
+
 	day     int64 // current observation day (UTC midnight)
 	touched map[*wallet]struct{}
 }
@@ -154,7 +156,7 @@ func (db *DB) Apply(ctx context.Context, events []ledger.Event) (int, error) {
 	if err := tx.Commit(); err != nil {
 		return 0, err
 	}
-	db.cat.Store(a.cat)
+	db.publish(a) // the catalog and the hot read model together (hot.go)
 	return applied, nil
 }
 
@@ -336,7 +338,11 @@ func (a *applier) insert(e *ledger.Event, r actRow) error {
 	if r.builder != "" {
 		builder = r.builder
 	}
-	return a.act.add(store.SequenceID(e.BlockNumber, e.LogIndex, r.participant), r.w.wid,
+	seq := store.SequenceID(e.BlockNumber, e.LogIndex, r.participant)
+	a.hot = append(a.hot, hotPending{wid: r.w.wid, row: hotRow{seq: seq, ts: e.Timestamp, eid: eid, size: r.size,
+		usdc: r.usdc, price: r.price, tx: e.TxHash, mid: int32(mid), tid: int32(tid), typ: uint8(r.typ),
+		side: uint8(r.side), taker: uint8(r.taker)}})
+	return a.act.add(seq, r.w.wid,
 		e.Timestamp, r.typ, mid, tid, eid, r.side, int64(r.size), int64(r.usdc), int64(r.price), r.taker, e.TxHash, builder)
 }
 

@@ -39,6 +39,7 @@ type DB struct {
 	progress func(done, total int)
 
 	boards boardCache // memoised boards (boards.go)
+	hot    hotModel   // in-memory wallet feeds (hot.go)
 }
 
 var _ store.Store = (*DB)(nil)
@@ -118,6 +119,10 @@ func Open(path string, opt Options) (*DB, error) {
 		return nil, err
 	}
 	db.cat.Store(cat)
+	if err := db.loadHot(context.Background()); err != nil {
+		db.Close()
+		return nil, err
+	}
 	return db, nil
 }
 

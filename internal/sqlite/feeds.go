@@ -100,11 +100,11 @@ func (c *catalog) enrich(mid, tid int64) enrichment {
 	return e
 }
 
-// Trades implements store.Store. The wallet shape reads the wallet index
+// tradesSQL is Trades through SQL (hot_feeds.go serves the hot shapes). The wallet shape reads the wallet index
 // (maker and taker rows alike). The market and global shapes read taker rows
 // through the partial trade indexes; with IncludeMaker each taker row brings
 // its maker row (seq + 1, same timestamp, just before it in DESC order).
-func (db *DB) Trades(ctx context.Context, p store.TradesParams) (store.Page[store.Trade, store.FeedKey], error) {
+func (db *DB) tradesSQL(ctx context.Context, p store.TradesParams) (store.Page[store.Trade, store.FeedKey], error) {
 	var none store.Page[store.Trade, store.FeedKey]
 	cat := db.cat.Load()
 	w := &where{}
@@ -187,6 +187,10 @@ func (db *DB) Trades(ctx context.Context, p store.TradesParams) (store.Page[stor
 	if err != nil {
 		return none, err
 	}
+	return pageOf(tradeRows(cat, rows), feedKeys(rows), p.Limit), nil
+}
+
+func tradeRows(cat *catalog, rows []feedRow) []store.Trade {
 	out := make([]store.Trade, len(rows))
 	for i, r := range rows {
 		e := cat.enrich(r.mid, r.tid)
@@ -195,7 +199,7 @@ func (db *DB) Trades(ctx context.Context, p store.TradesParams) (store.Page[stor
 			EventSlug: e.eventSlug, Outcome: e.outcome, OutcomeIndex: e.idx, Name: r.name, Pseudonym: r.pseudo,
 			Bio: r.bio, ProfileImage: r.image, TransactionHash: r.tx}
 	}
-	return pageOf(out, feedKeys(rows), p.Limit), nil
+	return out
 }
 
 func slicesContains(s []int64, v int64) bool {
@@ -262,8 +266,8 @@ func sideCode(s string) int {
 	return sideNone
 }
 
-// Activity implements store.Store.
-func (db *DB) Activity(ctx context.Context, p store.ActivityParams) (store.Page[store.Activity, store.FeedKey], error) {
+// activitySQL is Activity through SQL (hot_feeds.go serves the hot shapes).
+func (db *DB) activitySQL(ctx context.Context, p store.ActivityParams) (store.Page[store.Activity, store.FeedKey], error) {
 	var none store.Page[store.Activity, store.FeedKey]
 	cat := db.cat.Load()
 	wp, ok, err := db.walletProfile(ctx, p.User)
@@ -297,6 +301,10 @@ func (db *DB) Activity(ctx context.Context, p store.ActivityParams) (store.Page[
 		return none, err
 	}
 	wp.fill(rows)
+	return pageOf(activityRows(cat, rows), feedKeys(rows), p.Limit), nil
+}
+
+func activityRows(cat *catalog, rows []feedRow) []store.Activity {
 	out := make([]store.Activity, len(rows))
 	for i, r := range rows {
 		e := cat.enrich(r.mid, r.tid)
@@ -306,7 +314,7 @@ func (db *DB) Activity(ctx context.Context, p store.ActivityParams) (store.Page[
 			Icon: e.icon, EventSlug: e.eventSlug, Outcome: e.outcome, Name: r.name, Pseudonym: r.pseudo, Bio: r.bio,
 			ProfileImage: r.image, IsCombo: e.combo && r.typ == actTrade}
 	}
-	return pageOf(out, feedKeys(rows), p.Limit), nil
+	return out
 }
 
 // activityTypeCodes resolves the requested types: empty means every type but

@@ -1,0 +1,185 @@
+package sqlite
+
+import (
+	"cmp"
+	"context"
+	"slices"
+	"sync"
+
+	"pmx/internal/amount"
+)
+
+// The hot read model: every activity row of every wallet in memory, per
+// wallet in (ts, seq) order, plus each wallet's profile, so the wallet feeds
+// (/v2/trades?user=, /v2/activity?user=) are a binary search and a short walk
+// instead of an SQLite range scan (hot_feeds.go). Loaded at Open, extended by
+// Apply after commit.
+//
+// Invariants: hotModel.mu is held for writing only by publish, which applies
+// a whole committed batch (rows, profiles and the catalog pointer) in one
+// critical section; readers hold it for reading while they walk and load the
+// catalog inside it, so they see either all of a batch or none of it, and
+// the rows always match the catalog that enriches them.
+
+// hotRow is one activity row (the activity table's columns but wid and
+// builder). ~88 bytes; the tx string is shared by the rows of one event.
+type hotRow struct {
+	seq, ts           int64
+	eid               int64
+	size, usdc, price amount.Micro
+	tx                string
+	mid, tid          int32
+	typ, side, taker  uint8
+}
+
+func (r *hotRow) before(ts, seq int64) bool { return r.ts < ts || (r.ts == ts && r.seq < seq) }
+
+func hotCmp(a, b hotRow) int {
+	if c := cmp.Compare(a.ts, b.ts); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.seq, b.seq)
+}
+
+// hotWallet is one wallet: its profile as the wallets table has it and its
+// activity rows ordered by (ts, seq).
+type hotWallet struct {
+	prof walletProf
+	rows []hotRow
+}
+
+type hotModel struct {
+	mu     sync.RWMutex
+	byAddr map[string]*hotWallet
+	byWid  map[int64]*hotWallet
+}
+
+// hotPending is one activity row inserted by the running Apply.
+type hotPending struct {
+	wid int64
+	row hotRow
+}
+
+// loadHot reads every wallet and activity row (called by Open, before the
+// store is shared). The table is scanned in seq order (no index), which
+// leaves a wallet's rows almost sorted by (ts, seq); maker and taker rows of
+// one event are adjacent, so they share the tx string.
+func (db *DB) loadHot(ctx context.Context) error {
+	h := &db.hot
+	h.byAddr, h.byWid = map[string]*hotWallet{}, map[int64]*hotWallet{}
+	rows, err := db.r.QueryContext(ctx, `SELECT wid, address, name, pseudonym, bio, profile_image FROM wallets`)
+	if err != nil {
+		return err
+	}
+	for rows.Next() {
+		w := &hotWallet{}
+		p := &w.prof
+		if err := rows.Scan(&p.wid, &p.addr, &p.name, &p.pseudo, &p.bio, &p.image); err != nil {
+			rows.Close()
+			return err
+		}
+		h.byAddr[p.addr], h.byWid[p.wid] = w, w
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	rows, err = db.r.QueryContext(ctx, `SELECT seq, wid, ts, type, mid, tid, eid, side, size, usdc, price, taker, tx
+		FROM activity ORDER BY seq`)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	var prevTx string
+	var last *hotWallet
+	for rows.Next() {
+		// int64 destinations: database/sql converts other integer kinds
+		// through strings.
+		var r hotRow
+		var wid, typ, mid, tid, side, size, usdc, price, taker int64
+		if err := rows.Scan(&r.seq, &wid, &r.ts, &typ, &mid, &tid, &r.eid, &side, &size, &usdc,
+			&price, &taker, &r.tx); err != nil {
+			return err
+		}
+		r.typ, r.mid, r.tid, r.side, r.taker = uint8(typ), int32(mid), int32(tid), uint8(side), uint8(taker)
+		r.size, r.usdc, r.price = amount.Micro(size), amount.Micro(usdc), amount.Micro(price)
+		if r.tx == prevTx {
+			r.tx = prevTx
+		}
+		prevTx = r.tx
+		if last == nil || last.prof.wid != wid {
+			if last = h.byWid[wid]; last == nil { // cannot happen: activity rows name known wallets
+				last = &hotWallet{prof: walletProf{wid: wid}}
+				h.byWid[wid] = last
+			}
+		}
+		last.rows = append(last.rows, r)
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	for _, w := range h.byWid {
+		if !slices.IsSortedFunc(w.rows, hotCmp) {
+			slices.SortFunc(w.rows, hotCmp)
+		}
+		w.rows = slices.Clip(w.rows)
+	}
+	return nil
+}
+
+// publish makes a committed Apply visible: its catalog, the profiles of the
+// wallets it touched and its activity rows, all in one write-locked section.
+// The batch's rows are grouped by wallet before the lock is taken.
+func (db *DB) publish(a *applier) {
+	pend := a.hot
+	slices.SortFunc(pend, func(x, y hotPending) int {
+		if c := cmp.Compare(x.wid, y.wid); c != 0 {
+			return c
+		}
+		return hotCmp(x.row, y.row)
+	})
+	h := &db.hot
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	db.cat.Store(a.cat)
+	for _, w := range a.wallets {
+		hw := h.byWid[w.wid]
+		if hw == nil {
+			hw = &hotWallet{}
+			h.byWid[w.wid] = hw
+		}
+		hw.prof = walletProf{wid: w.wid, addr: w.addr, name: w.name, pseudo: w.pseudonym, bio: w.bio, image: w.image}
+		h.byAddr[w.addr] = hw
+	}
+	for i := 0; i < len(pend); {
+		j := i + 1
+		for j < len(pend) && pend[j].wid == pend[i].wid {
+			j++
+		}
+		hw := h.byWid[pend[i].wid] // every row's wallet is in a.wallets
+		hw.rows = mergeHot(hw.rows, pend[i:j])
+		i = j
+	}
+}
+
+// mergeHot adds sorted new rows to sorted rows. Fresh rows usually come
+// after every stored one (an append); otherwise the slice is rebuilt, so a
+// reader never sees it half-merged (publish holds the write lock anyway).
+func mergeHot(rows []hotRow, add []hotPending) []hotRow {
+	if len(rows) == 0 || hotCmp(rows[len(rows)-1], add[0].row) < 0 {
+		for _, p := range add {
+			rows = append(rows, p.row)
+		}
+		return rows
+	}
+	out := make([]hotRow, 0, len(rows)+len(add))
+	i := 0
+	for _, p := range add {
+		for i < len(rows) && hotCmp(rows[i], p.row) < 0 {
+			out = append(out, rows[i])
+			i++
+		}
+		out = append(out, p.row)
+	}
+	return append(out, rows[i:]...)
+}
