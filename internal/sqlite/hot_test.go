@@ -171,7 +171,9 @@ func compareRandom(t *testing.T, db *DB, seed uint64, queries int) {
 		tp := randTrades(r, w, user)
 		total += walkBoth(t, "trades", tp, func(p *store.TradesParams, k *store.FeedKey) { p.After = k }, tp.Limit,
 			func(p store.TradesParams) (store.Page[store.Trade, store.FeedKey], error) { return db.Trades(ctx, p) },
-			func(p store.TradesParams) (store.Page[store.Trade, store.FeedKey], error) { return db.tradesSQL(ctx, p) }, nil)
+			func(p store.TradesParams) (store.Page[store.Trade, store.FeedKey], error) {
+				return db.tradesSQL(ctx, p)
+			}, nil)
 		ap := randActivity(r, w, user)
 		total += walkBoth(t, "activity", ap, func(p *store.ActivityParams, k *store.FeedKey) { p.After = k }, ap.Limit,
 			func(p store.ActivityParams) (store.Page[store.Activity, store.FeedKey], error) {
@@ -314,6 +316,8 @@ func TestHotEdges(t *testing.T) {
 		tp.Limit = 5
 		walkBoth(t, "trades+apply", tp, func(p *store.TradesParams, k *store.FeedKey) { p.After = k }, tp.Limit,
 			func(p store.TradesParams) (store.Page[store.Trade, store.FeedKey], error) { return db.Trades(ctx, p) },
-			func(p store.TradesParams) (store.Page[store.Trade, store.FeedKey], error) { return db.tradesSQL(ctx, p) }, mid)
+			func(p store.TradesParams) (store.Page[store.Trade, store.FeedKey], error) {
+				return db.tradesSQL(ctx, p)
+			}, mid)
 	}
 }
