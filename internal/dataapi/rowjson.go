@@ -31,6 +31,12 @@ func appendJSONString(b []byte, s string) []byte {
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
+		for i+8 <= len(s) && plain8(s[i:i+8]) { // most bytes need no escaping
+			i += 8
+		}
+		if i == len(s) {
+			break
+		}
 		c := s[i]
 		if c < utf8.RuneSelf {
 			if c >= 0x20 && c != '"' && c != '\\' {
@@ -77,6 +83,20 @@ func appendJSONString(b []byte, s string) []byte {
 	}
 	b = append(b, s[start:]...)
 	return append(b, '"')
+}
+
+// plain8 reports whether the 8 bytes of s are all printable ASCII other
+// than quote and backslash (copied verbatim by appendJSONString). Per byte,
+// (v - 0x01) & ^v has its high bit set exactly when v is 0 (for the
+// comparisons with '"' and '\\') and (x - 0x20) & ^x when x < 0x20; any
+// set high bit in x itself is a non-ASCII byte.
+func plain8(s string) bool {
+	_ = s[7]
+	x := uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	q, bs := x^('"'*ones), x^('\\'*ones)
+	return ((x-0x20*ones)&^x|(q-ones)&^q|(bs-ones)&^bs|x)&highs == 0
 }
 
 // objWriter appends the members of one JSON object.
