@@ -10,10 +10,11 @@ import (
 )
 
 // The hot read model: every activity row of every wallet in memory, per
-// wallet in (ts, seq) order, plus each wallet's profile, so the wallet feeds
-// (/v2/trades?user=, /v2/activity?user=) are a binary search and a short walk
-// instead of an SQLite range scan (hot_feeds.go). Loaded at Open, extended by
-// Apply after commit.
+// wallet in (ts, seq) order, plus each wallet's profile and positions rows,
+// so the wallet feeds (/v2/trades?user=, /v2/activity?user=) are a binary
+// search and a short walk instead of an SQLite range scan (hot_feeds.go) and
+// /v2/positions?user= reads no SQL (hot_positions.go). Loaded at Open,
+// extended by Apply after commit.
 //
 // Invariants: hotModel.mu is held for writing only by publish, which applies
 // a whole committed batch (rows, profiles and the catalog pointer) in one
@@ -44,8 +45,10 @@ func hotCmp(a, b hotRow) int {
 // hotWallet is one wallet: its profile as the wallets table has it and its
 // activity rows ordered by (ts, seq).
 type hotWallet struct {
-	prof walletProf
-	rows []hotRow
+	prof     walletProf
+	verified bool
+	rows     []hotRow
+	pos      []hotPos // hot_positions.go
 }
 
 type hotModel struct {
@@ -67,14 +70,15 @@ type hotPending struct {
 func (db *DB) loadHot(ctx context.Context) error {
 	h := &db.hot
 	h.byAddr, h.byWid = map[string]*hotWallet{}, map[int64]*hotWallet{}
-	rows, err := db.r.QueryContext(ctx, `SELECT wid, address, name, pseudonym, bio, profile_image FROM wallets`)
+	rows, err := db.r.QueryContext(ctx, `SELECT wid, address, name, pseudonym, bio, profile_image, verified
+		FROM wallets`)
 	if err != nil {
 		return err
 	}
 	for rows.Next() {
 		w := &hotWallet{}
 		p := &w.prof
-		if err := rows.Scan(&p.wid, &p.addr, &p.name, &p.pseudo, &p.bio, &p.image); err != nil {
+		if err := rows.Scan(&p.wid, &p.addr, &p.name, &p.pseudo, &p.bio, &p.image, &w.verified); err != nil {
 			rows.Close()
 			return err
 		}
@@ -124,7 +128,7 @@ func (db *DB) loadHot(ctx context.Context) error {
 		}
 		w.rows = slices.Clip(w.rows)
 	}
-	return nil
+	return db.loadHotPositions(ctx)
 }
 
 // publish makes a committed Apply visible: its catalog, the profiles of the
@@ -149,6 +153,8 @@ func (db *DB) publish(a *applier) {
 			h.byWid[w.wid] = hw
 		}
 		hw.prof = walletProf{wid: w.wid, addr: w.addr, name: w.name, pseudo: w.pseudonym, bio: w.bio, image: w.image}
+		hw.verified = w.verified
+		publishPositions(hw, w)
 		h.byAddr[w.addr] = hw
 	}
 	for i := 0; i < len(pend); {

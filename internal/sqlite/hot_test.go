@@ -203,6 +203,7 @@ func TestHotMatchesSQLDemo(t *testing.T) {
 				}
 			}
 			compareRandom(t, db, seed, 150)
+			comparePositions(t, db, seed, 200, nil)
 			db.Close()
 			db2, err := Open(path, Options{})
 			if err != nil {
@@ -210,6 +211,7 @@ func TestHotMatchesSQLDemo(t *testing.T) {
 			}
 			defer db2.Close()
 			compareRandom(t, db2, seed+10, 150)
+			comparePositions(t, db2, seed+10, 200, nil)
 		})
 	}
 }
@@ -289,6 +291,7 @@ func TestHotEdges(t *testing.T) {
 		t.Fatal("bad batch applied")
 	}
 	compareRandom(t, db, 5, 200)
+	comparePositions(t, db, 5, 200, nil)
 
 	// Applies between pages: new rows (newer, tied and older than the key)
 	// and a profile change; both paths must still agree page by page.
@@ -301,6 +304,7 @@ func TestHotEdges(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	comparePositions(t, db, 6, 30, mid)
 	for i := 0; i < 20; i++ {
 		user := addr(1 + i%3)
 		ap := randActivity(r, w, user)
@@ -320,4 +324,77 @@ func TestHotEdges(t *testing.T) {
 				return db.tradesSQL(ctx, p)
 			}, mid)
 	}
+}
+
+func randPositions(r *rand.Rand, w *hotWorld, user string) store.PositionsParams {
+	p := store.PositionsParams{User: user, Ascending: r.IntN(3) == 0, Limit: pick(r, []int{1, 4, 50, 500}),
+		Status: pick(r, []string{"", store.StatusOpen, store.StatusRedeemable, store.StatusRedeemableLost,
+			store.StatusMergeable, store.StatusClosed}),
+		IncludeArchived: r.IntN(4) == 0}
+	if r.IntN(2) == 0 {
+		p.SortBy = pick(r, []string{store.SortCurrentValue, store.SortPrice, store.SortTokens,
+			store.SortUnrealizedPnL, store.SortRealizedPnL, store.SortTotalPnL, store.SortTimestamp})
+	}
+	p.Conditions, p.EventIDs = w.filters(r, user)
+	switch r.IntN(4) {
+	case 0:
+		p.FilterType, p.FilterAmount = store.FilterCash, 1_000_000
+	case 1:
+		p.FilterAmount = 5_000_000
+	}
+	if r.IntN(6) == 0 {
+		p.Title = pick(r, []string{"a", "Q1", "will", "%"})
+	}
+	if ts := w.ts[user]; len(ts) > 0 && r.IntN(4) == 0 {
+		p.Start, p.End = pick(r, ts), 0
+		if r.IntN(2) == 0 {
+			p.Start, p.End = 0, pick(r, ts)
+		}
+	}
+	return p
+}
+
+// comparePositions walks random position queries on both paths.
+func comparePositions(t *testing.T, db *DB, seed uint64, queries int, mid func(int)) {
+	t.Helper()
+	ctx := context.Background()
+	w := worldOf(t, db)
+	w.wallets = append(w.wallets, "0x000000000000000000000000000000000000dead")
+	r := rand.New(rand.NewPCG(seed, 11))
+	var busy []string // wallets with many rows: most have positions
+	for _, u := range w.wallets {
+		if len(w.ts[u]) >= 20 {
+			busy = append(busy, u)
+		}
+	}
+	total := 0
+	for i := 0; i < queries; i++ {
+		user := pick(r, w.wallets)
+		if len(busy) > 0 && r.IntN(4) != 0 {
+			user = pick(r, busy)
+		}
+		p := randPositions(r, w, user)
+		for page := 0; page < 40; page++ {
+			a, errA := db.positions(ctx, p, true)
+			b, errB := db.positions(ctx, p, false)
+			if errA != nil || errB != nil {
+				t.Fatalf("positions: errors %v / %v", errA, errB)
+			}
+			if !reflect.DeepEqual(a, b) {
+				t.Fatalf("positions page %d (%+v):\nhot %+v\nsql %+v", page, p, a, b)
+			}
+			total += len(a.Rows)
+			if !a.HasMore {
+				break
+			}
+			if mid != nil {
+				mid(page)
+			}
+			p.After = a.Next
+		}
+	}
+	if total == 0 {
+		t.Fatal("no positions compared")
+	}
+	t.Logf("%d position queries, %d rows compared", queries, total)
 }

@@ -35,9 +35,16 @@ type posRow struct {
 const hundred = 100 * amount.One
 
 // Positions implements store.Store. Candidates are read with the anchor and
-// market-level filters in SQL (an index range on wallet or market); status,
-// dust, marks and the sort are computed here, exactly, in fixed point.
+// market-level filters (a user's from the hot read model, hot_positions.go;
+// a market's in SQL, an index range); status, dust, marks and the sort are
+// computed here, exactly, in fixed point.
 func (db *DB) Positions(ctx context.Context, p store.PositionsParams) (store.Page[store.Position, store.PositionKey], error) {
+	return db.positions(ctx, p, true)
+}
+
+// positions is Positions; hot = false reads a user's candidates through SQL
+// too (the differential tests compare both).
+func (db *DB) positions(ctx context.Context, p store.PositionsParams, hot bool) (store.Page[store.Position, store.PositionKey], error) {
 	var none store.Page[store.Position, store.PositionKey]
 	cat := db.cat.Load()
 	status := p.Status
@@ -56,18 +63,29 @@ func (db *DB) Positions(ctx context.Context, p store.PositionsParams) (store.Pag
 		}
 	}
 	w := &where{}
-	if userAnchor {
-		wid, ok, err := db.walletID(ctx, p.User)
-		if err != nil || !ok {
-			return none, err
+	var midSets [][]int64 // the user anchor's market filters (the IN lists of w)
+	var raw []*posRow     // candidates read by the hot model
+	if userAnchor && hot {
+		var ok bool
+		if cat, raw, ok = db.hotPositionRows(p.User); !ok {
+			return none, nil
 		}
-		w.add("p.wid = ?", wid)
+	}
+	if userAnchor {
+		if !hot {
+			wid, ok, err := db.walletID(ctx, p.User)
+			if err != nil || !ok {
+				return none, err
+			}
+			w.add("p.wid = ?", wid)
+		}
 		if len(p.Conditions) > 0 {
 			mids := cat.mids(p.Conditions)
 			if len(mids) == 0 {
 				return none, nil
 			}
 			w.in("p.mid", mids)
+			midSets = append(midSets, mids)
 		}
 		if len(p.EventIDs) > 0 {
 			var mids []int64
@@ -80,6 +98,7 @@ func (db *DB) Positions(ctx context.Context, p store.PositionsParams) (store.Pag
 				return none, nil
 			}
 			w.in("p.mid", mids)
+			midSets = append(midSets, mids)
 		}
 	} else {
 		mids := cat.mids(p.Conditions)
@@ -120,20 +139,32 @@ func (db *DB) Positions(ctx context.Context, p store.PositionsParams) (store.Pag
 	if !userAnchor {
 		q = `SELECT p.wid, p.tid, p.size, p.cost, p.realized, p.last_at FROM positions p WHERE `
 	}
-	rows, err := db.r.QueryContext(ctx, q+w.sql(), w.args...)
-	if err != nil {
-		return none, err
-	}
-	defer rows.Close()
-	var all []*posRow
-	for rows.Next() {
-		r := &posRow{}
-		dest := []any{&r.wid, &r.tid, &r.size, &r.cost, &r.realized, &r.lastAt}
-		if userAnchor {
-			dest = append(dest, &r.fees, &r.avg, &r.bought, &r.firstAt, &r.addr, &r.name, &r.image, &r.verified)
-		}
-		if err := rows.Scan(dest...); err != nil {
+	if !userAnchor || !hot {
+		rows, err := db.r.QueryContext(ctx, q+w.sql(), w.args...)
+		if err != nil {
 			return none, err
+		}
+		for rows.Next() {
+			r := &posRow{}
+			dest := []any{&r.wid, &r.tid, &r.size, &r.cost, &r.realized, &r.lastAt}
+			if userAnchor {
+				dest = append(dest, &r.fees, &r.avg, &r.bought, &r.firstAt, &r.addr, &r.name, &r.image, &r.verified)
+			}
+			if err := rows.Scan(dest...); err != nil {
+				rows.Close()
+				return none, err
+			}
+			raw = append(raw, r)
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return none, err
+		}
+	}
+	var all []*posRow
+	for _, r := range raw {
+		if userAnchor && hot && !inAll(midSets, r.mid) {
+			continue // the hot rows' market filters (SQL applied them already)
 		}
 		r.t = cat.byTid[r.tid]
 		if r.t == nil {
@@ -151,9 +182,6 @@ func (db *DB) Positions(ctx context.Context, p store.PositionsParams) (store.Pag
 		r.value = amount.Mul(r.size, r.mark)
 		r.unreal = r.value - r.cost
 		all = append(all, r)
-	}
-	if err := rows.Err(); err != nil {
-		return none, err
 	}
 
 	// live[wid,mid] counts tokens held above dust in unresolved markets.
