@@ -103,6 +103,33 @@ func plain8(s string) bool {
 type objWriter struct {
 	b     []byte
 	first bool
+	memo  *strMemo // nil = no memo
+}
+
+// strMemo remembers where in the page buffer a string was last written
+// escaped, so a value repeated across a page's rows (the wallet's profile,
+// a market's title, slug, icon, ids) is copied instead of escaped again. It
+// is direct-mapped: a slot holds the last string that hashed to it.
+// Invariant: offsets index the one buffer of one page, which only grows.
+type strMemo [64]struct {
+	s        string
+	off, end int
+}
+
+func (w *objWriter) str(k, v string) {
+	w.key(k)
+	if w.memo == nil || len(v) < 16 {
+		w.b = appendJSONString(w.b, v)
+		return
+	}
+	e := &w.memo[(len(v)*31+int(v[len(v)-1])+int(v[len(v)/2])*7)&63]
+	if e.s == v { // equal pointers compare without reading the bytes
+		w.b = append(w.b, w.b[e.off:e.end]...)
+		return
+	}
+	off := len(w.b)
+	w.b = appendJSONString(w.b, v)
+	e.s, e.off, e.end = v, off, len(w.b)
 }
 
 func (w *objWriter) key(k string) {
@@ -115,13 +142,12 @@ func (w *objWriter) key(k string) {
 	w.b = append(w.b, '"', ':')
 }
 
-func (w *objWriter) str(k, v string)                { w.key(k); w.b = appendJSONString(w.b, v) }
 func (w *objWriter) micro(k string, v amount.Micro) { w.key(k); w.b = v.Append(w.b) }
 func (w *objWriter) int(k string, v int64)          { w.key(k); w.b = strconv.AppendInt(w.b, v, 10) }
 func (w *objWriter) boolean(k string, v bool)       { w.key(k); w.b = strconv.AppendBool(w.b, v) }
 
-func appendTrade(b []byte, t *store.Trade) []byte {
-	w := objWriter{b: append(b, '{'), first: true}
+func appendTrade(b []byte, t *store.Trade, memo *strMemo) []byte {
+	w := objWriter{b: append(b, '{'), first: true, memo: memo}
 	w.str("proxy_wallet", t.ProxyWallet)
 	w.str("side", t.Side)
 	w.str("token_id", t.TokenID)
@@ -144,8 +170,8 @@ func appendTrade(b []byte, t *store.Trade) []byte {
 	return append(w.b, '}')
 }
 
-func appendActivity(b []byte, a *store.Activity) []byte {
-	w := objWriter{b: append(b, '{'), first: true}
+func appendActivity(b []byte, a *store.Activity, memo *strMemo) []byte {
+	w := objWriter{b: append(b, '{'), first: true, memo: memo}
 	w.str("proxy_wallet", a.ProxyWallet)
 	w.int("timestamp", a.Timestamp)
 	w.str("condition_id", a.ConditionID)
@@ -173,8 +199,8 @@ func appendActivity(b []byte, a *store.Activity) []byte {
 	return append(w.b, '}')
 }
 
-func appendPosition(b []byte, p *store.Position) []byte {
-	w := objWriter{b: append(b, '{'), first: true}
+func appendPosition(b []byte, p *store.Position, memo *strMemo) []byte {
+	w := objWriter{b: append(b, '{'), first: true, memo: memo}
 	w.str("proxy_wallet", p.ProxyWallet)
 	w.str("token_id", p.TokenID)
 	w.str("condition_id", p.ConditionID)
@@ -219,27 +245,28 @@ func appendPosition(b []byte, p *store.Position) []byte {
 // for a row type without a hand encoder.
 func appendFeedPage(b []byte, rows any, p Pagination) (_ []byte, ok bool) {
 	b = append(b, `{"data":[`...)
+	memo := new(strMemo)
 	switch rs := rows.(type) {
 	case []store.Trade:
 		for i := range rs {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendTrade(b, &rs[i])
+			b = appendTrade(b, &rs[i], memo)
 		}
 	case []store.Activity:
 		for i := range rs {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendActivity(b, &rs[i])
+			b = appendActivity(b, &rs[i], memo)
 		}
 	case []store.Position:
 		for i := range rs {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendPosition(b, &rs[i])
+			b = appendPosition(b, &rs[i], memo)
 		}
 	default:
 		return b, false
