@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strconv"
 	"unicode/utf8"
+	"unsafe"
 
 	"pmx/internal/amount"
 	"pmx/internal/store"
@@ -109,9 +110,12 @@ type objWriter struct {
 // strMemo remembers where in the page buffer a string was last written
 // escaped, so a value repeated across a page's rows (the wallet's profile,
 // a market's title, slug, icon, ids) is copied instead of escaped again. It
-// is direct-mapped: a slot holds the last string that hashed to it.
+// is direct-mapped on the string's data address (hashing the contents would
+// read bytes scattered over the heap: cache misses cost more than the
+// escaping), so repeats of one allocation hit; a slot holds the last string
+// that hashed to it.
 // Invariant: offsets index the one buffer of one page, which only grows.
-type strMemo [64]struct {
+type strMemo [128]struct {
 	s        string
 	off, end int
 }
@@ -122,7 +126,8 @@ func (w *objWriter) str(k, v string) {
 		w.b = appendJSONString(w.b, v)
 		return
 	}
-	e := &w.memo[(len(v)*31+int(v[len(v)-1])+int(v[len(v)/2])*7)&63]
+	a := uintptr(unsafe.Pointer(unsafe.StringData(v)))
+	e := &w.memo[(a>>4^a>>11)&127]
 	if e.s == v { // equal pointers compare without reading the bytes
 		w.b = append(w.b, w.b[e.off:e.end]...)
 		return
