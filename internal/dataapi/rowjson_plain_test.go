@@ -61,3 +61,23 @@ func TestAppendFeedPageMemo(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkAppendJSONString escapes strings shaped like a feed row's
+// (hashes, titles, URLs): go test -run '^$' -bench AppendJSONString ./internal/dataapi/
+func BenchmarkAppendJSONString(b *testing.B) {
+	in := []string{"0x9f2c7a1be3d04f5a6b7c8d9e0f1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c",
+		"Will the Lakers win the 2026 NBA Finals?", "https://polymarket-upload.s3.us-east-2.amazonaws.com/lakers.png",
+		"lakers-win-2026-nba-finals", "71321045679252212594626385532706912750332728571942532289631379312455583992563"}
+	n := 0
+	for _, s := range in {
+		n += len(s)
+	}
+	b.SetBytes(int64(n))
+	buf := make([]byte, 0, 4096)
+	for range b.N {
+		buf = buf[:0]
+		for _, s := range in {
+			buf = appendJSONString(buf, s)
+		}
+	}
+}

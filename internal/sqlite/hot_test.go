@@ -29,7 +29,7 @@ func hotOpen(t *testing.T) (*DB, string) {
 	return db, path
 }
 
-func demoEvents(t *testing.T, seed uint64, scale float64) []ledger.Event {
+func demoEvents(t testing.TB, seed uint64, scale float64) []ledger.Event {
 	t.Helper()
 	var evs []ledger.Event
 	err := demo.Generate(demo.Options{Seed: seed, Scale: scale, Now: time.Unix(1_790_000_000, 0)},
