@@ -75,7 +75,8 @@ type applier struct {
 	lastTs        int64
 	builders      map[string]*ledger.Event // builder code → its latest builder event
 
-	hot []hotPending // activity rows of this batch, published after commit (hot.go)
+	hot   []hotPending // activity rows of this batch, published after commit (hot.go)
+	hotTx []string     // their tx hashes (hotRow.tx indexes this until publish)
 
 	day     int64 // current observation day (UTC midnight)
 	touched map[*wallet]struct{}
@@ -339,9 +340,8 @@ func (a *applier) insert(e *ledger.Event, r actRow) error {
 		builder = r.builder
 	}
 	seq := store.SequenceID(e.BlockNumber, e.LogIndex, r.participant)
-	a.hot = append(a.hot, hotPending{wid: r.w.wid, row: hotRow{seq: seq, ts: e.Timestamp, eid: eid, size: r.size,
-		usdc: r.usdc, price: r.price, tx: e.TxHash, mid: int32(mid), tid: int32(tid), typ: uint8(r.typ),
-		side: uint8(r.side), taker: uint8(r.taker)}})
+	a.hotAdd(r.w.wid, e.TxHash, hotRow{seq: seq, ts: e.Timestamp, eid: eid, size: r.size, usdc: r.usdc,
+		price: r.price, mid: int32(mid), tid: int32(tid), typ: uint8(r.typ), side: uint8(r.side), taker: uint8(r.taker)})
 	return a.act.add(seq, r.w.wid,
 		e.Timestamp, r.typ, mid, tid, eid, r.side, int64(r.size), int64(r.usdc), int64(r.price), r.taker, e.TxHash, builder)
 }

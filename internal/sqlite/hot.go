@@ -23,12 +23,14 @@ import (
 // the rows always match the catalog that enriches them.
 
 // hotRow is one activity row (the activity table's columns but wid and
-// builder). ~88 bytes; the tx string is shared by the rows of one event.
+// builder): 64 bytes and no pointers, so the garbage collector never scans
+// the rows; the tx hash is an index into hotModel.txs, shared by the rows of
+// one event.
 type hotRow struct {
 	seq, ts           int64
 	eid               int64
 	size, usdc, price amount.Micro
-	tx                string
+	tx                uint32
 	mid, tid          int32
 	typ, side, taker  uint8
 }
@@ -55,6 +57,16 @@ type hotModel struct {
 	mu     sync.RWMutex
 	byAddr map[string]*hotWallet
 	byWid  map[int64]*hotWallet
+	txs    []string // tx hashes, append-only; hotRow.tx indexes it
+}
+
+// hotAdd records an activity row the running Apply inserted (tx: its hash).
+func (a *applier) hotAdd(wid int64, tx string, r hotRow) {
+	if n := len(a.hotTx); n == 0 || a.hotTx[n-1] != tx {
+		a.hotTx = append(a.hotTx, tx)
+	}
+	r.tx = uint32(len(a.hotTx) - 1) // batch-local until publish rebases it
+	a.hot = append(a.hot, hotPending{wid: wid, row: r})
 }
 
 // hotPending is one activity row inserted by the running Apply.
@@ -66,7 +78,7 @@ type hotPending struct {
 // loadHot reads every wallet and activity row (called by Open, before the
 // store is shared). The table is scanned in seq order (no index), which
 // leaves a wallet's rows almost sorted by (ts, seq); maker and taker rows of
-// one event are adjacent, so they share the tx string.
+// one event are adjacent, so they share the tx entry.
 func (db *DB) loadHot(ctx context.Context) error {
 	h := &db.hot
 	h.byAddr, h.byWid = map[string]*hotWallet{}, map[int64]*hotWallet{}
@@ -101,16 +113,17 @@ func (db *DB) loadHot(ctx context.Context) error {
 		// through strings.
 		var r hotRow
 		var wid, typ, mid, tid, side, size, usdc, price, taker int64
+		var tx string
 		if err := rows.Scan(&r.seq, &wid, &r.ts, &typ, &mid, &tid, &r.eid, &side, &size, &usdc,
-			&price, &taker, &r.tx); err != nil {
+			&price, &taker, &tx); err != nil {
 			return err
 		}
 		r.typ, r.mid, r.tid, r.side, r.taker = uint8(typ), int32(mid), int32(tid), uint8(side), uint8(taker)
 		r.size, r.usdc, r.price = amount.Micro(size), amount.Micro(usdc), amount.Micro(price)
-		if r.tx == prevTx {
-			r.tx = prevTx
+		if len(h.txs) == 0 || tx != prevTx {
+			h.txs = append(h.txs, tx)
 		}
-		prevTx = r.tx
+		prevTx, r.tx = tx, uint32(len(h.txs)-1)
 		if last == nil || last.prof.wid != wid {
 			if last = h.byWid[wid]; last == nil { // cannot happen: activity rows name known wallets
 				last = &hotWallet{prof: walletProf{wid: wid}}
@@ -136,16 +149,21 @@ func (db *DB) loadHot(ctx context.Context) error {
 // The batch's rows are grouped by wallet before the lock is taken.
 func (db *DB) publish(a *applier) {
 	pend := a.hot
+	h := &db.hot
+	base := uint32(len(h.txs)) // only publish appends to txs, and Apply is single-writer
+	for i := range pend {
+		pend[i].row.tx += base
+	}
 	slices.SortFunc(pend, func(x, y hotPending) int {
 		if c := cmp.Compare(x.wid, y.wid); c != 0 {
 			return c
 		}
 		return hotCmp(x.row, y.row)
 	})
-	h := &db.hot
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	db.cat.Store(a.cat)
+	h.txs = append(h.txs, a.hotTx...)
 	for _, w := range a.wallets {
 		hw := h.byWid[w.wid]
 		if hw == nil {

@@ -37,7 +37,7 @@ func (db *DB) Trades(ctx context.Context, p store.TradesParams) (store.Page[stor
 		h.mu.RUnlock()
 		return none, nil
 	}
-	rows := w.page(&f, p.Window, false, p.After, p.Limit+1)
+	rows := w.page(h.txs, &f, p.Window, false, p.After, p.Limit+1)
 	h.mu.RUnlock()
 	return pageOf(tradeRows(cat, rows), feedKeys(rows), p.Limit), nil
 }
@@ -68,7 +68,7 @@ func (db *DB) Activity(ctx context.Context, p store.ActivityParams) (store.Page[
 			return none, nil
 		}
 	}
-	rows := w.page(&f, p.Window, p.Ascending, p.After, p.Limit+1)
+	rows := w.page(h.txs, &f, p.Window, p.Ascending, p.After, p.Limit+1)
 	h.mu.RUnlock()
 	return pageOf(activityRows(cat, rows), feedKeys(rows), p.Limit), nil
 }
@@ -107,7 +107,7 @@ func (f *hotFilter) keep(r *hotRow) bool {
 // page returns at most n rows of w that pass f, inside the inclusive window
 // (0 = unbounded) and strictly after the seek key in the walk direction,
 // with the wallet's profile: the SQL feed's answer (feeds.go, feed).
-func (w *hotWallet) page(f *hotFilter, win store.Window, asc bool, after *store.FeedKey, n int) []feedRow {
+func (w *hotWallet) page(txs []string, f *hotFilter, win store.Window, asc bool, after *store.FeedKey, n int) []feedRow {
 	lo, hi := win.Start, win.End
 	if hi == 0 {
 		hi = 1<<63 - 1
@@ -130,7 +130,7 @@ func (w *hotWallet) page(f *hotFilter, win store.Window, asc bool, after *store.
 	var out []feedRow
 	emit := func(r *hotRow) {
 		out = append(out, feedRow{seq: r.seq, ts: r.ts, mid: int64(r.mid), tid: int64(r.tid), typ: int(r.typ),
-			side: int(r.side), size: r.size, usdc: r.usdc, price: r.price, tx: r.tx, addr: w.prof.addr,
+			side: int(r.side), size: r.size, usdc: r.usdc, price: r.price, tx: txs[r.tx], addr: w.prof.addr,
 			name: w.prof.name, pseudo: w.prof.pseudo, bio: w.prof.bio, image: w.prof.image})
 	}
 	if asc {
