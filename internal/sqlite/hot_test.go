@@ -398,3 +398,57 @@ func comparePositions(t *testing.T, db *DB, seed uint64, queries int, mid func(i
 	}
 	t.Logf("%d position queries, %d rows compared", queries, total)
 }
+
+// TestHotAtomicBatches: readers running beside Apply see whole batches only.
+// Every batch gives one wallet exactly five deposits, so a count of its
+// DEPOSIT rows that is not a multiple of five is a half-published batch (the
+// race detector checks the locking itself).
+func TestHotAtomicBatches(t *testing.T) {
+	ctx := context.Background()
+	db, _ := hotOpen(t)
+	user := fmt.Sprintf("0x%040x", 42)
+	const batches, per = 40, 5
+	done := make(chan struct{})
+	errs := make(chan error, 1)
+	go func() {
+		defer close(done)
+		for b := 0; b < batches; b++ {
+			var evs []ledger.Event
+			for i := 0; i < per; i++ {
+				evs = append(evs, ledger.Event{Kind: ledger.KindDeposit, User: user, AmountUSDC: 1_000_000,
+					BlockNumber: int64(100 + b), LogIndex: int64(i), Timestamp: 1_780_000_000 + int64(b),
+					TxHash: fmt.Sprintf("0x%064x", b*10+i)})
+			}
+			if _, err := db.Apply(ctx, evs); err != nil {
+				errs <- err
+				return
+			}
+		}
+	}()
+	p := store.ActivityParams{User: user, Types: []string{store.ActDeposit}, IncludeDepositsWithdrawals: true,
+		Limit: batches * per}
+	reads := 0
+	for running := true; running; reads++ {
+		select {
+		case <-done:
+			running = false
+		default:
+		}
+		pg, err := db.Activity(ctx, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(pg.Rows)%per != 0 {
+			t.Fatalf("read %d saw %d deposits: half a batch", reads, len(pg.Rows))
+		}
+	}
+	select {
+	case err := <-errs:
+		t.Fatal(err)
+	default:
+	}
+	pg, err := db.Activity(ctx, p)
+	if err != nil || len(pg.Rows) != batches*per {
+		t.Fatalf("final read: %d rows, %v", len(pg.Rows), err)
+	}
+}
