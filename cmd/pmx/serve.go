@@ -84,6 +84,11 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer perpsSrv.Close() // after the listeners have shut down (defers run last-in first-out)
+	stopMM, err := startPerpsDemo(perpsSrv, cfg, log)
+	if err != nil {
+		return err
+	}
+	defer stopMM() // before perpsSrv.Close
 
 	adminRoutes := map[string]http.Handler{"POST /admin/catalog": catalog.ImportHandler(stores.catalog)}
 	maps.Copy(adminRoutes, perpsSrv.AdminRoutes())
