@@ -59,6 +59,9 @@ type Server struct {
 	hub     hub
 	stop    chan struct{}
 	fanDone chan struct{}
+	// lastKline: the last candle pushed per klines:: channel (bookTicker's
+	// goroutine only).
+	lastKline map[string]string
 
 	closeOnce sync.Once
 	closeErr  error
