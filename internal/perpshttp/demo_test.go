@@ -100,3 +100,26 @@ func (e *env) mmBooks(t *testing.T) []*mmBook {
 	}
 	return books
 }
+
+// BenchmarkMarketMakerRound: one demo round (5 index pushes, a 50-order
+// ladder, its predecessor's cancel, the taker's IOCs), journaled.
+func BenchmarkMarketMakerRound(b *testing.B) {
+	e := newEnv(b, Options{})
+	if _, err := e.srv.SeedDemo(); err != nil {
+		b.Fatal(err)
+	}
+	var books []*mmBook
+	for i, d := range demoInstruments {
+		g := gridOf(d)
+		st, _ := g.ParsePrice(d.start)
+		books = append(books, &mmBook{iid: uint32(i + 1), grid: g, start: int64(st), mid: int64(st), lots: d.lots})
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	var prev []uint64
+	var err error
+	for b.Loop() {
+		if prev, err = e.srv.mmRound(books, prev, MarketMakerOptions{Levels: 5, TakeEvery: 3}, rng); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
