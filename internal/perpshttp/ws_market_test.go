@@ -3,6 +3,8 @@ package perpshttp
 import (
 	"encoding/json"
 	"math/rand/v2"
+	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -62,4 +64,33 @@ func TestWSMarketChannels(t *testing.T) {
 	if sq3, _ := w.pushOn("tickers::2"); sq3 <= sq2 {
 		t.Errorf("tickers sq after unsub: %d", sq3)
 	}
+}
+
+// FuzzWSChannel: the channel-name parser never panics, and what it accepts
+// is exactly a known name with a decimal instrument id (or "all" for
+// tickers/statistics) and, for klines, a known interval.
+func FuzzWSChannel(f *testing.F) {
+	for _, s := range []string{"tickers::1", "tickers::all", "statistics::7", "klines::1::1m", "klines::1::1s",
+		"klines::all::1m", "book::2", "trades::", "bbo::4294967296", "tickers::-1", "klines::1::1m::x", "statistics::all::"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, ch string) {
+		if !validPublic(ch) {
+			return
+		}
+		parts := strings.Split(ch, "::")
+		id := func(s string) bool { _, err := strconv.ParseUint(s, 10, 32); return err == nil }
+		ok := false
+		switch parts[0] {
+		case "trades", "bbo", "book":
+			ok = len(parts) == 2 && id(parts[1])
+		case "tickers", "statistics":
+			ok = len(parts) == 2 && (parts[1] == "all" || id(parts[1]))
+		case "klines":
+			ok = len(parts) == 3 && id(parts[1]) && intervals[parts[2]] > 0
+		}
+		if !ok {
+			t.Fatalf("accepted %q", ch)
+		}
+	})
 }
