@@ -73,7 +73,7 @@ type applier struct {
 	maxSeq        int64
 	lastBlock     int64
 	lastTs        int64
-	builders      map[string]string
+	builders      map[string]*ledger.Event // builder code → its latest builder event
 
 	day     int64 // current observation day (UTC midnight)
 	touched map[*wallet]struct{}
@@ -90,7 +90,7 @@ func (db *DB) Apply(ctx context.Context, events []ledger.Event) (int, error) {
 	}
 	defer tx.Rollback() // no-op after commit
 	a := &applier{ctx: ctx, tx: tx, cat: db.cat.Load().clone(), wallets: map[string]*wallet{},
-		builders: map[string]string{}, touched: map[*wallet]struct{}{}}
+		builders: map[string]*ledger.Event{}, touched: map[*wallet]struct{}{}}
 	var applied0 int64
 	if err := tx.QueryRowContext(ctx, `SELECT max_seq, last_block, last_ts, applied FROM ingest WHERE id = 1`).
 		Scan(&a.maxSeqAtStart, &a.lastBlock, &a.lastTs, &applied0); err != nil {
@@ -236,7 +236,7 @@ func (a *applier) apply(e *ledger.Event) (bool, error) {
 	case ledger.KindProfile:
 		err = a.profile(e)
 	case ledger.KindBuilder:
-		a.builders[e.Code] = e.Name
+		a.builders[e.Code] = e
 	case ledger.KindComboMarket:
 		err = a.comboMarket(e)
 	case ledger.KindComboTrade:

@@ -72,6 +72,7 @@ type catalog struct {
 	byEvent map[int64][]*market
 	nextMid int64
 	nextTid int64
+	cache   genCache // market-route reads cached for this generation (markets_cache.go)
 }
 
 func newCatalog() *catalog {

@@ -34,8 +34,11 @@ type DB struct {
 
 	mu       sync.Mutex // serializes Apply
 	cat      atomic.Pointer[catalog]
+	live     atomic.Pointer[liveCache] // catalog live fields (live.go)
 	clock    func() time.Time
 	progress func(done, total int)
+
+	boards boardCache // memoised boards (boards.go)
 }
 
 var _ store.Store = (*DB)(nil)
@@ -50,18 +53,38 @@ type Options struct {
 	Progress func(done, total int)
 }
 
-// Open opens (creating if needed) the database file at path and migrates it.
-func Open(path string, opt Options) (*DB, error) {
-	// synchronous=NORMAL in WAL: a commit is durable against a process crash
-	// (it is in the WAL file) and the database can never be corrupted; only a
-	// power loss can roll back the last commits, which a re-ingest repairs.
-	// FULL would fsync the WAL on every commit for no gain in a derived store.
+// dsnOf is the connection string every pool of the file uses.
+//
+// synchronous=NORMAL in WAL: a commit is durable against a process crash
+// (it is in the WAL file) and the database can never be corrupted; only a
+// power loss can roll back the last commits, which a re-ingest repairs.
+// FULL would fsync the WAL on every commit for no gain in a derived store.
+func dsnOf(path string) string {
 	q := url.Values{}
 	for _, p := range []string{"busy_timeout(10000)", "journal_mode(WAL)", "synchronous(NORMAL)",
 		"foreign_keys(0)", "mmap_size(4294967296)"} {
 		q.Add("_pragma", p)
 	}
-	dsn := "file:" + path + "?" + q.Encode()
+	return "file:" + path + "?" + q.Encode()
+}
+
+// OpenPool opens another connection pool on the same database file, for a
+// store that keeps its own tables there (the catalog). Writers of all pools
+// serialize on SQLite's file lock (busy_timeout waits for it).
+func OpenPool(path string, conns int) (*sql.DB, error) {
+	p, err := sql.Open("sqlite", dsnOf(path)+"&_pragma=cache_size(-16384)&_txlock=immediate")
+	if err != nil {
+		return nil, err
+	}
+	p.SetMaxOpenConns(conns)
+	p.SetMaxIdleConns(conns)
+	p.SetConnMaxLifetime(0)
+	return p, nil
+}
+
+// Open opens (creating if needed) the database file at path and migrates it.
+func Open(path string, opt Options) (*DB, error) {
+	dsn := dsnOf(path)
 	// The writer gets a 64 MiB page cache for bulk loads; readers 16 MiB each,
 	// since they read through mmap.
 	w, err := sql.Open("sqlite", dsn+"&_pragma=cache_size(-65536)&_txlock=immediate")

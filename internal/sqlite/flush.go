@@ -196,8 +196,9 @@ func (a *applier) writeBack() error {
 		}
 		t.dirty = false
 	}
-	for code, name := range a.builders {
-		if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO builders (code, name) VALUES (?, ?)`, code, name); err != nil {
+	for code, b := range a.builders {
+		if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO builders (code, name, profile_image, verified)
+			VALUES (?, ?, ?, ?)`, code, b.Name, b.ProfileImage, b.Verified); err != nil {
 			return err
 		}
 	}

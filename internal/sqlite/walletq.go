@@ -156,7 +156,10 @@ func (db *DB) UserStats(ctx context.Context, user string) (*store.UserStats, err
 // counters across the whole-UTC-day window.
 func (db *DB) UserVolume(ctx context.Context, p store.UserVolumeParams) (store.UserVolume, error) {
 	var v store.UserVolume
-	if p.Start != 0 && p.End != 0 && p.Start > p.End {
+	// Inverted means the end's UTC day precedes the start's: both bounds are
+	// floored to their day first (datatests fix: start=12:00, end=00:03 of
+	// the same day is that whole day, not an inverted window).
+	if p.Start != 0 && p.End != 0 && store.DayFloor(p.Start) > store.DayFloor(p.End) {
 		return v, nil
 	}
 	wid, ok, err := db.walletID(ctx, p.User)

@@ -21,6 +21,9 @@ import (
 // Store is what the data-service handlers use. Every method is safe for
 // concurrent use; Apply calls are serialized by the implementation.
 type Store interface {
+	Boards  // the ranked boards (boards.go)
+	Markets // market and service routes (markets.go)
+
 	// Apply derives everything from events in one transaction: either all of
 	// them are applied or none is. applied counts the events that changed the
 	// store (an exact replay of an already-applied on-chain event is skipped).

@@ -1,0 +1,98 @@
+// Drives the official @polymarket/client (pinned in package-lock.json) through
+// a perps session against pmx: CLOB API key (PMX_CLOB_URL), proxy creation,
+// credentials, WS auth and subscriptions, orders over the socket, account
+// reads, revocation. PMX_PERPS_URL / PMX_PERPS_WS are the perps listener;
+// the Go test lists instrument 1 (BTC-USD) and funds the signer below.
+// Run by internal/perpshttp's Go test.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { createSecureClient, forkEnvironmentConfig, OrderSide } from '@polymarket/client';
+import { Address, Secp256k1, Signature, TypedData } from 'ox';
+
+const clob = process.env.PMX_CLOB_URL;
+const perps = process.env.PMX_PERPS_URL;
+const ws = process.env.PMX_PERPS_WS;
+if (!clob || !perps || !ws) throw new Error('PMX_CLOB_URL, PMX_PERPS_URL and PMX_PERPS_WS must be set');
+
+const environment = forkEnvironmentConfig({ name: 'pmx', clob: { rest: clob }, perps: { rest: perps, ws } });
+
+function keySigner(privateKey) {
+  const address = Address.checksum(Address.fromPublicKey(Secp256k1.getPublicKey({ privateKey })));
+  return {
+    async getAddress() { return address; },
+    async signTypedData(payload) {
+      return Signature.toHex(Secp256k1.sign({ payload: TypedData.getSignPayload(payload), privateKey }));
+    },
+    async signMessage() { throw new Error('not used'); },
+    async sendTransaction() { throw new Error('not used'); },
+  };
+}
+
+// Hardhat/Anvil account #3.
+const signer = keySigner('0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6');
+const wallet = await signer.getAddress();
+
+// The session's event stream (every push, buffered); waitOrder reads it up to
+// the first update of order id. placeOrder would also wait for that update,
+// but registers its wait only after the ack is processed, which races with a
+// push arriving in the same socket read; postOrders plus the stream does not.
+function events(session) {
+  const it = session[Symbol.asyncIterator]();
+  return async function waitOrder(id) {
+    const deadline = Date.now() + 10000;
+    while (Date.now() < deadline) {
+      let timer;
+      const next = await Promise.race([it.next(), new Promise((r) => { timer = setTimeout(() => r(null), 10000); })]);
+      clearTimeout(timer);
+      if (next === null || next.done) break;
+      if (next.value.type === 'order' && next.value.payload.id === id) return next.value.payload;
+    }
+    throw new Error(`no order push for ${id}`);
+  };
+}
+
+async function post(session, order) {
+  const [ack] = await session.postOrders({ orders: [order] });
+  assert.equal(ack.status, 'ok', JSON.stringify(ack));
+  return ack.orderId ?? ack.oid;
+}
+
+test('perps session: proxy, credentials, orders over the socket, reads, revoke', async () => {
+  const client = await createSecureClient({ environment, signer, wallet });
+  const session = await client.openPerpsSession({ label: 'pmx-test' });
+  try {
+    assert.match(session.credentials.proxy, /^0x[0-9a-fA-F]{40}$/);
+    const balances = await session.fetchBalances();
+    assert.equal(balances.length, 1);
+    const waitOrder = events(session);
+    const id = await post(session, { instrumentId: 1, side: OrderSide.BUY, price: '100', quantity: '1', timeInForce: 'gtc' });
+    const pushed = await waitOrder(id);
+    assert.equal(pushed.status, 'open');
+    const open = await session.fetchOpenOrders();
+    assert.equal(open.length, 1);
+    await session.fetchOrders();
+    await session.fetchPortfolio();
+    await session.fetchStats();
+    await session.fetchAccountConfig();
+    for await (const page of session.listFills()) { assert.ok(Array.isArray(page.items ?? page)); break; }
+    await session.cancelOrder({ orderId: open[0].id });
+    assert.equal((await session.fetchOpenOrders()).length, 0);
+
+    // A second session on the same credential; cancel-all from it.
+    const second = await client.openPerpsSession({ credentials: session.credentials });
+    try {
+      await post(second, { instrumentId: 1, side: OrderSide.SELL, price: '200', quantity: '1', timeInForce: 'gtc' });
+      await post(session, { instrumentId: 1, side: OrderSide.BUY, price: '90', quantity: '1', timeInForce: 'gtc' });
+      assert.equal((await second.fetchOpenOrders()).length, 2);
+      await second.cancelAllOrders();
+      assert.equal((await session.fetchOpenOrders()).length, 0);
+    } finally {
+      await second.close();
+    }
+  } finally {
+    await session.close();
+  }
+  await client.revokePerpsCredentials({ proxy: session.credentials.proxy });
+  // The revoked credential no longer resumes.
+  await assert.rejects(client.openPerpsSession({ credentials: session.credentials }));
+});

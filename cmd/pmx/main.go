@@ -1,0 +1,67 @@
+// Command pmx runs the pmx stack and its tools. It only wires packages
+// together; everything it calls lives under internal/.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+const usage = `pmx: a self-hosted prediction-market trading stack
+
+Usage:
+  pmx serve  [flags]              run every service (demo world on an empty data dir)
+  pmx demo   --out FILE [--seed N] [--scale S]
+                                  write the demo world as ledger events (NDJSON)
+  pmx ingest [--data-dir DIR] FILE
+                                  apply a ledger file to the data dir atomically
+  pmx help                        this text
+
+Run 'pmx <command> -h' for a command's flags. Every serve flag can also be set
+by a PMX_* environment variable (e.g. --data-dir = PMX_DATA_DIR).
+`
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
+		if !errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(os.Stderr, "pmx:", err)
+		}
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return errors.New("no command given")
+	}
+	switch args[0] {
+	case "serve":
+		return serve(ctx, args[1:], stdout, stderr)
+	case "demo":
+		return demoCmd(ctx, args[1:], stdout, stderr)
+	case "ingest":
+		return ingestCmd(ctx, args[1:], stdout, stderr)
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return nil
+	}
+	fmt.Fprint(stderr, usage)
+	return fmt.Errorf("unknown command %q", args[0])
+}
+
+func newLogger(w io.Writer, format string) *slog.Logger {
+	if format == "json" {
+		return slog.New(slog.NewJSONHandler(w, nil))
+	}
+	return slog.New(slog.NewTextHandler(w, nil))
+}

@@ -1,0 +1,96 @@
+package amount
+
+import (
+	"encoding/json"
+	"errors"
+	"testing"
+)
+
+func TestParseAndString(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want Micro
+		out  string
+	}{
+		{"0", 0, "0"},
+		{"1", One, "1"},
+		{"0.5", 500_000, "0.5"},
+		{"-0.000001", -1, "-0.000001"},
+		{"12.161840", 12_161_840, "12.16184"},
+		{"3.1400000000", 3_140_000, "3.14"},
+		{"9223372036854", 9_223_372_036_854_000_000, "9223372036854"},
+	} {
+		got, err := Parse(tc.in)
+		if err != nil || got != tc.want {
+			t.Errorf("Parse(%q) = %d, %v; want %d", tc.in, got, err, tc.want)
+			continue
+		}
+		if s := got.String(); s != tc.out {
+			t.Errorf("String(%d) = %q, want %q", got, s, tc.out)
+		}
+	}
+}
+
+func TestParseRejects(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want error
+	}{
+		{"", ErrSyntax}, {"-", ErrSyntax}, {".5", ErrSyntax}, {"1.", ErrSyntax}, {"+1", ErrSyntax},
+		{"1e3", ErrSyntax}, {"0x10", ErrSyntax}, {"1.0000001", ErrPrecision}, {"99999999999999", ErrRange},
+	} {
+		if _, err := Parse(tc.in); !errors.Is(err, tc.want) {
+			t.Errorf("Parse(%q) err = %v, want %v", tc.in, err, tc.want)
+		}
+	}
+}
+
+func TestJSONIsANumberAndAcceptsStrings(t *testing.T) {
+	b, _ := json.Marshal(struct{ V Micro }{MustParse("0.52")})
+	if string(b) != `{"V":0.52}` {
+		t.Fatal(string(b))
+	}
+	var v struct{ A, B Micro }
+	if err := json.Unmarshal([]byte(`{"A":"22.84","B":0.25}`), &v); err != nil || v.A != 22_840_000 || v.B != 250_000 {
+		t.Fatalf("%v %+v", err, v)
+	}
+}
+
+func TestMulDivRoundHalfAwayFromZero(t *testing.T) {
+	if got := Mul(MustParse("22.84"), MustParse("0.52")); got != MustParse("11.8768") {
+		t.Errorf("Mul = %s", got)
+	}
+	if got := Mul(1, 500_000); got != 1 { // 0.0000005 rounds up
+		t.Errorf("Mul half = %d", got)
+	}
+	if got := Mul(-1, 500_000); got != -1 {
+		t.Errorf("Mul -half = %d", got)
+	}
+	if got := Div(One, 3*One); got != 333_333 {
+		t.Errorf("Div = %d", got)
+	}
+	if got := MulDiv(MustParse("10"), MustParse("1"), MustParse("3")); got != 3_333_333 {
+		t.Errorf("MulDiv = %d", got)
+	}
+	// 128-bit intermediate: a large basis scaled by a fraction does not overflow.
+	if got := MulDiv(MustParse("9000000"), MustParse("5000000"), MustParse("10000000")); got != MustParse("4500000") {
+		t.Errorf("MulDiv wide = %s", got)
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	for _, s := range []string{"0", "1.5", "-0.000001", "12.161840", "1e3", "", ".", "999999999999.999999"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		v, err := Parse(s)
+		if err != nil {
+			return
+		}
+		// What parses prints back to a string that parses to the same value.
+		w, err := Parse(v.String())
+		if err != nil || w != v {
+			t.Fatalf("%q -> %d -> %q -> %d, %v", s, v, v.String(), w, err)
+		}
+	})
+}

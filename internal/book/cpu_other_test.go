@@ -1,0 +1,5 @@
+//go:build !linux
+
+package book_test
+
+func threadCPU() int64 { return 0 }

@@ -1,0 +1,5 @@
+//go:build !race
+
+package book_test
+
+const raceEnabled = false

@@ -1,0 +1,437 @@
+package catalog
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"net/http"
+	"net/url"
+	"slices"
+	"strings"
+)
+
+// Options configure the catalog handler.
+type Options struct {
+	// Live supplies live market figures; nil serves stored values.
+	Live LiveFields
+	// Limit, when set, wraps each route in the shared IP limiter for the
+	// named scopes (see Scopes and Limits); nil means no limiting here.
+	Limit func(scopes []string, next http.Handler) http.Handler
+	// Log receives internal errors; nil uses slog.Default().
+	Log *slog.Logger
+}
+
+// Rate-limit scopes of the catalog routes (interface.md "Limits").
+const (
+	ScopeGeneral = "catalog"         // every catalog route: 4,000 / 10 s
+	ScopeEvents  = "catalog-events"  // /events...: 500 / 10 s
+	ScopeMarkets = "catalog-markets" // /markets...: 300 / 10 s
+	ScopeListing = "catalog-listing" // /events, /markets listings (and keyset): 900 / 10 s
+	ScopeTags    = "catalog-tags"    // /tags...: 200 / 10 s
+)
+
+// Limits is the contract's allowance per scope, requests per 10 s window.
+var Limits = map[string]int{
+	ScopeGeneral: 4000, ScopeEvents: 500, ScopeMarkets: 300, ScopeListing: 900, ScopeTags: 200,
+}
+
+// Listing sizes. Keyset limits above the maximum are clamped, as production
+// does (gamma-OBSERVED.md); limit/offset listings refuse them.
+const (
+	DefaultLimit       = 20
+	MaxLimit           = 500
+	MaxKeysetLimit     = 100
+	defaultKeysetLimit = 20
+)
+
+// Handler serves the catalog routes.
+type Handler struct {
+	store  Store
+	live   LiveFields
+	log    *slog.Logger
+	routes map[string]http.Handler
+	cache  renderCache
+}
+
+// NewHandler returns the catalog service's http.Handler.
+func NewHandler(store Store, opts Options) *Handler {
+	h := &Handler{store: store, live: opts.Live, log: opts.Log}
+	if h.live == nil {
+		h.live = NoLive{}
+	}
+	if h.log == nil {
+		h.log = slog.Default()
+	}
+	routes := map[string]struct {
+		fn     func(http.ResponseWriter, *http.Request, []string)
+		scopes []string
+	}{
+		"events":         {h.listEvents, []string{ScopeGeneral, ScopeEvents, ScopeListing}},
+		"events/keyset":  {h.keysetEvents, []string{ScopeGeneral, ScopeEvents, ScopeListing}},
+		"event":          {h.getEvent, []string{ScopeGeneral, ScopeEvents}},
+		"markets":        {h.listMarkets, []string{ScopeGeneral, ScopeMarkets, ScopeListing}},
+		"markets/keyset": {h.keysetMarkets, []string{ScopeGeneral, ScopeMarkets, ScopeListing}},
+		"market":         {h.getMarket, []string{ScopeGeneral, ScopeMarkets}},
+		"tags":           {h.listTags, []string{ScopeGeneral, ScopeTags}},
+		"tag":            {h.getTag, []string{ScopeGeneral, ScopeTags}},
+		"series":         {h.listSeries, []string{ScopeGeneral}},
+		"series/one":     {h.getSeries, []string{ScopeGeneral}},
+		"notfound":       {h.notFoundRoute, []string{ScopeGeneral}},
+	}
+	h.routes = make(map[string]http.Handler, len(routes))
+	for name, rt := range routes {
+		fn := rt.fn
+		var hh http.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			fn(w, r, segments(r.URL))
+		})
+		if opts.Limit != nil {
+			hh = opts.Limit(rt.scopes, hh)
+		}
+		h.routes[name] = hh
+	}
+	return h
+}
+
+// segments splits the escaped path, then unescapes each segment, so a slug
+// containing an encoded '/' stays one segment.
+func segments(u *url.URL) []string {
+	path := strings.Trim(u.EscapedPath(), "/")
+	if path == "" {
+		return nil
+	}
+	parts := strings.Split(path, "/")
+	for i, p := range parts {
+		if q, err := url.PathUnescape(p); err == nil {
+			parts[i] = q
+		}
+	}
+	return parts
+}
+
+// ServeHTTP routes by path segments (ServeMux patterns would conflict on
+// /events/slug/{slug} versus /events/{id}/tags).
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		w.Header().Set("Allow", "GET, HEAD")
+		writeError(w, http.StatusMethodNotAllowed, "validation error", "method not allowed")
+		return
+	}
+	h.routes[route(segments(r.URL))].ServeHTTP(w, r)
+}
+
+// route names the handler for a path; the handler re-reads the segments.
+func route(s []string) string {
+	if len(s) == 0 {
+		return "notfound"
+	}
+	switch s[0] {
+	case "events", "markets":
+		switch {
+		case len(s) == 1:
+			return s[0]
+		case len(s) == 2 && s[1] == "keyset":
+			return s[0] + "/keyset"
+		case len(s) == 2 && s[1] == "slug":
+			return "notfound"
+		case len(s) == 3 && s[1] == "slug",
+			len(s) == 2,
+			len(s) == 3 && s[2] == "tags":
+			return strings.TrimSuffix(s[0], "s")
+		}
+	case "tags":
+		if len(s) == 1 {
+			return "tags"
+		}
+		return "tag"
+	case "series":
+		switch len(s) {
+		case 1:
+			return "series"
+		case 2:
+			return "series/one"
+		}
+	}
+	return "notfound"
+}
+
+func (h *Handler) notFoundRoute(w http.ResponseWriter, _ *http.Request, _ []string) {
+	writeError(w, http.StatusNotFound, "not found error", "route not found")
+}
+
+// pathID reads an {id} path segment: a non-integer is a 400.
+func pathID(w http.ResponseWriter, s string) (int64, bool) {
+	id, err := ParseID(s)
+	if err != nil {
+		writeError(w, http.StatusBadRequest, "validation error", err.Error())
+		return 0, false
+	}
+	return id, true
+}
+
+func (h *Handler) getEvent(w http.ResponseWriter, r *http.Request, s []string) {
+	var e Event
+	var err error
+	if s[1] == "slug" {
+		e, err = h.store.GetEventBySlug(r.Context(), s[2])
+	} else {
+		id, ok := pathID(w, s[1])
+		if !ok {
+			return
+		}
+		e, err = h.store.GetEvent(r.Context(), id)
+	}
+	if !h.ok(w, err, "event") {
+		return
+	}
+	if len(s) == 3 && s[2] == "tags" && s[1] != "slug" {
+		writeJSON(w, e.Tags)
+		return
+	}
+	p := &params{q: r.URL.Query()}
+	withMarkets := p.boolean("include_markets")
+	if p.err != nil {
+		writeParamError(w, p.err)
+		return
+	}
+	evs := []Event{e}
+	live, err := h.applyLiveEvents(r.Context(), evs, false)
+	if !h.ok(w, err, "") {
+		return
+	}
+	h.writeEvents(w, evs, live, 'o', "", withMarkets == nil || *withMarkets)
+}
+
+func (h *Handler) getMarket(w http.ResponseWriter, r *http.Request, s []string) {
+	var m Market
+	var err error
+	if s[1] == "slug" {
+		m, err = h.store.GetMarketBySlug(r.Context(), s[2])
+	} else {
+		id, ok := pathID(w, s[1])
+		if !ok {
+			return
+		}
+		m, err = h.store.GetMarket(r.Context(), id)
+	}
+	if !h.ok(w, err, "market") {
+		return
+	}
+	if len(s) == 3 && s[2] == "tags" && s[1] != "slug" {
+		writeJSON(w, m.Tags)
+		return
+	}
+	ms := []Market{m}
+	live, err := h.applyLiveMarkets(r.Context(), ms, false)
+	if !h.ok(w, err, "") {
+		return
+	}
+	h.writeMarkets(w, ms, live, 'o', "")
+}
+
+func (h *Handler) getTag(w http.ResponseWriter, r *http.Request, s []string) {
+	// /tags/{id}, /tags/slug/{slug}, then optionally /related-tags[/tags].
+	var rest []string
+	var t Tag
+	var err error
+	if s[1] == "slug" {
+		if len(s) < 3 {
+			h.notFoundRoute(w, r, s)
+			return
+		}
+		t, err = h.store.GetTagBySlug(r.Context(), s[2])
+		rest = s[3:]
+	} else {
+		id, ok := pathID(w, s[1])
+		if !ok {
+			return
+		}
+		t, err = h.store.GetTag(r.Context(), id)
+		rest = s[2:]
+	}
+	switch {
+	case len(rest) == 0:
+		if h.ok(w, err, "tag") {
+			writeJSON(w, t)
+		}
+		return
+	case rest[0] != "related-tags" || len(rest) > 2 || (len(rest) == 2 && rest[1] != "tags"):
+		h.notFoundRoute(w, r, s)
+		return
+	}
+	if !h.ok(w, err, "tag") {
+		return
+	}
+	p := &params{q: r.URL.Query()}
+	status := p.str("status")
+	switch status {
+	case "":
+		status = "all"
+	case "active", "closed", "all":
+	default:
+		p.fail(badParam("status must be active, closed or all, got %q", status))
+	}
+	p.boolean("omit_empty") // accepted; related tags are never empty here
+	if p.err != nil {
+		writeParamError(w, p.err)
+		return
+	}
+	tagID, _ := ParseID(string(t.ID))
+	rel, err := h.store.RelatedTags(r.Context(), tagID, status)
+	if !h.ok(w, err, "") {
+		return
+	}
+	if len(rest) == 1 {
+		writeJSON(w, orEmpty(rel))
+		return
+	}
+	tags := make([]Tag, 0, len(rel))
+	for _, rt := range rel {
+		rt2, err := h.store.GetTag(r.Context(), rt.RelatedTagID)
+		if errors.Is(err, ErrNotFound) {
+			continue
+		}
+		if !h.ok(w, err, "") {
+			return
+		}
+		tags = append(tags, rt2)
+	}
+	writeJSON(w, tags)
+}
+
+func (h *Handler) getSeries(w http.ResponseWriter, r *http.Request, s []string) {
+	id, ok := pathID(w, s[1])
+	if !ok {
+		return
+	}
+	se, err := h.store.GetSeries(r.Context(), id)
+	if h.ok(w, err, "series") {
+		writeJSON(w, se)
+	}
+}
+
+// ok writes the error response for err (404 naming what, or 500) and
+// reports whether the caller may go on.
+func (h *Handler) ok(w http.ResponseWriter, err error, what string) bool {
+	if err == nil {
+		return true
+	}
+	var pe *paramError
+	switch {
+	case errors.Is(err, ErrNotFound) && what != "":
+		writeError(w, http.StatusNotFound, "not found error", what+" not found")
+	case errors.As(err, &pe):
+		writeParamError(w, err)
+	case errors.Is(err, context.Canceled):
+		// client went away; nothing useful to write
+	default:
+		h.log.Error("catalog: internal error", "err", err)
+		writeError(w, http.StatusInternalServerError, "internal error", "internal error")
+	}
+	return false
+}
+
+// fetchLive asks the data store for every market on the page at once.
+func (h *Handler) fetchLive(ctx context.Context, conds []string) (map[string]Live, error) {
+	if len(conds) == 0 {
+		return nil, nil
+	}
+	return h.live.Live(ctx, conds)
+}
+
+// applyLiveEvents fetches live figures for evs' markets and, when apply is
+// set (filters or orders need them now), overwrites the events' fields;
+// otherwise rendering applies them only on a render-cache miss.
+func (h *Handler) applyLiveEvents(ctx context.Context, evs []Event, apply bool) (map[string]Live, error) {
+	var conds []string
+	for i := range evs {
+		for j := range evs[i].Markets {
+			if c := evs[i].Markets[j].ConditionID; c != nil {
+				conds = append(conds, *c)
+			}
+		}
+	}
+	live, err := h.fetchLive(ctx, conds)
+	if err != nil || !apply {
+		return live, err
+	}
+	for i := range evs {
+		applyEventLive(&evs[i], live)
+	}
+	return live, nil
+}
+
+// applyEventLive overwrites an event's and its markets' live fields. It
+// only assigns fields, so applying twice is the same as once.
+func applyEventLive(e *Event, live map[string]Live) {
+	if len(live) == 0 {
+		return
+	}
+	// The markets slice may be shared with the store's cache: copy on write.
+	e.Markets = slices.Clone(e.Markets)
+	for j := range e.Markets {
+		m := &e.Markets[j]
+		if m.ConditionID != nil {
+			if l, ok := live[*m.ConditionID]; ok {
+				applyLive(m, l)
+			}
+		}
+	}
+	sumEvent(e, live)
+}
+
+func applyMarketLive(m *Market, live map[string]Live) {
+	if m.ConditionID != nil {
+		if l, ok := live[*m.ConditionID]; ok {
+			applyLive(m, l)
+		}
+	}
+}
+
+// applyLiveMarkets is applyLiveEvents for markets.
+func (h *Handler) applyLiveMarkets(ctx context.Context, ms []Market, apply bool) (map[string]Live, error) {
+	conds := make([]string, 0, len(ms))
+	for i := range ms {
+		if c := ms[i].ConditionID; c != nil {
+			conds = append(conds, *c)
+		}
+	}
+	live, err := h.fetchLive(ctx, conds)
+	if err != nil || !apply {
+		return live, err
+	}
+	for i := range ms {
+		applyMarketLive(&ms[i], live)
+	}
+	return live, nil
+}
+
+type errorBody struct {
+	Type  string `json:"type"`
+	Error string `json:"error"`
+}
+
+func writeError(w http.ResponseWriter, status int, typ, msg string) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(errorBody{Type: typ, Error: msg})
+}
+
+func writeParamError(w http.ResponseWriter, err error) {
+	status := http.StatusBadRequest
+	var pe *paramError
+	if errors.As(err, &pe) {
+		status = pe.status
+	}
+	writeError(w, status, "validation error", err.Error())
+}
+
+func writeJSON(w http.ResponseWriter, v any) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		writeError(w, http.StatusInternalServerError, "internal error", "internal error")
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	_, _ = w.Write(append(b, '\n'))
+}

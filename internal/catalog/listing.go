@@ -1,0 +1,415 @@
+package catalog
+
+import (
+	"math/big"
+	"net/http"
+	"slices"
+	"strconv"
+)
+
+// pageParams reads limit/offset/order/ascending. For keyset routes offset is
+// refused (422, as production) and after_cursor is read instead; keyset
+// orders are stable keys only, since a live key moves under a walk.
+func pageParams(p *params, keyset bool, liveOK bool) (Page, liveQuery) {
+	var pg Page
+	var lq liveQuery
+	if keyset {
+		if p.q.Has("offset") {
+			p.fail(&paramError{status: http.StatusUnprocessableEntity,
+				msg: "offset is not supported on keyset listings; continue with after_cursor"})
+		}
+		pg.Limit = min(p.integer("limit", defaultKeysetLimit, 1), MaxKeysetLimit)
+		pg.Ascending = true
+	} else {
+		pg.Limit = p.integer("limit", DefaultLimit, 0)
+		if pg.Limit == 0 {
+			pg.Limit = DefaultLimit
+		}
+		if pg.Limit > MaxLimit {
+			p.fail(badParam("limit must be at most %d, got %d", MaxLimit, pg.Limit))
+		}
+		pg.Offset = p.integer("offset", 0, 0)
+	}
+	if a := p.boolean("ascending"); a != nil {
+		pg.Ascending = *a
+	}
+	pg.Order = OrderID
+	if o := p.str("order"); o != "" {
+		// production accepts a comma list; the first key decides here.
+		first := p.list("order")[0]
+		if k, ok := staticOrders[first]; ok {
+			pg.Order = k
+		} else if k, ok := liveOrders[first]; ok && liveOK && !keyset {
+			lq.order = k
+		} else {
+			p.fail(badParam("order %q is not supported here", first))
+		}
+	}
+	if keyset {
+		if c := p.str("after_cursor"); c != "" {
+			cur, err := DecodeCursor(c)
+			if err != nil {
+				p.fail(badParam("after_cursor: %v", err))
+			} else if cur.Order != pg.Order || cur.Ascending != pg.Ascending {
+				p.fail(badParam("after_cursor was issued for another order; restate the same order and ascending"))
+			} else {
+				pg.After = &cur
+			}
+		}
+	}
+	lq.ascending = pg.Ascending
+	lq.limit, lq.offset = pg.Limit, pg.Offset
+	return pg, lq
+}
+
+func (h *Handler) eventFilter(p *params, keyset bool) (EventFilter, liveQuery) {
+	var f EventFilter
+	f.IDs = p.ids("id")
+	f.Slugs = p.list("slug")
+	f.TagID = p.id("tag_id")
+	f.TagSlug = p.str("tag_slug")
+	if rt := p.boolean("related_tags"); rt != nil {
+		f.RelatedTags = *rt
+	}
+	f.ExcludeTagIDs = p.ids("exclude_tag_id")
+	f.SeriesID = p.id("series_id")
+	f.Active = p.boolean("active")
+	f.Closed = p.boolean("closed")
+	f.Archived = p.boolean("archived")
+	f.Featured = p.boolean("featured")
+	f.Cyom = p.boolean("cyom")
+	f.TitleSearch = p.str("title_search")
+	f.StartDateMin, f.StartDateMax = p.date("start_date_min"), p.date("start_date_max")
+	f.EndDateMin, f.EndDateMax = p.date("end_date_min"), p.date("end_date_max")
+	var lq liveQuery
+	f.Page, lq = pageParams(p, keyset, true)
+	lq.volMin, lq.volMax = p.decimal("volume_min"), p.decimal("volume_max")
+	lq.liqMin, lq.liqMax = p.decimal("liquidity_min"), p.decimal("liquidity_max")
+	return f, lq
+}
+
+func (h *Handler) listEvents(w http.ResponseWriter, r *http.Request, _ []string) {
+	h.serveEvents(w, r, false)
+}
+
+func (h *Handler) keysetEvents(w http.ResponseWriter, r *http.Request, _ []string) {
+	h.serveEvents(w, r, true)
+}
+
+func (h *Handler) serveEvents(w http.ResponseWriter, r *http.Request, keyset bool) {
+	p := &params{q: r.URL.Query()}
+	f, lq := h.eventFilter(p, keyset)
+	im := p.boolean("include_markets")
+	withMarkets := im == nil || *im
+	if p.err != nil {
+		writeParamError(w, p.err)
+		return
+	}
+	post := lq.active()
+	if post {
+		f.Limit, f.Offset = 0, 0 // the handler windows after live filtering
+	} else if keyset {
+		f.Limit++ // one extra row tells whether a next page exists
+	}
+	evs, err := h.store.ListEvents(r.Context(), f)
+	if !h.ok(w, err, "") {
+		return
+	}
+	live, err := h.applyLiveEvents(r.Context(), evs, post)
+	if !h.ok(w, err, "") {
+		return
+	}
+	if post {
+		evs = postEvents(evs, lq, keyset)
+	}
+	if !keyset {
+		h.writeEvents(w, evs, live, 'a', "", withMarkets)
+		return
+	}
+	next := ""
+	if len(evs) > lq.limit {
+		evs = evs[:lq.limit]
+		last := &evs[lq.limit-1]
+		next = cursorFor(f.Page, string(last.ID), eventKey(last, f.Order))
+	}
+	h.writeEvents(w, evs, live, 'k', next, withMarkets)
+}
+
+// postEvents filters and orders on live figures, then windows. For keyset
+// it keeps one extra row so the caller can tell whether more follow.
+func postEvents(evs []Event, lq liveQuery, keyset bool) []Event {
+	out := evs[:0]
+	for i := range evs {
+		e := &evs[i]
+		if inRange(numRat(numText(e.Volume)), lq.volMin, lq.volMax) &&
+			inRange(numRat(numText(e.Liquidity)), lq.liqMin, lq.liqMax) {
+			out = append(out, *e)
+		}
+	}
+	if lq.order != "" {
+		keys := make(map[string]*big.Rat, len(out))
+		for i := range out {
+			keys[string(out[i].ID)] = numRat(numText(eventLive(&out[i], lq.order)))
+		}
+		slices.SortStableFunc(out, func(a, b Event) int {
+			return cmpLive(keys[string(a.ID)], keys[string(b.ID)], string(a.ID), string(b.ID), lq.ascending)
+		})
+	}
+	return window(out, lq, keyset)
+}
+
+func window[T any](rows []T, lq liveQuery, keyset bool) []T {
+	if keyset {
+		return rows[:min(len(rows), lq.limit+1)]
+	}
+	if lq.offset >= len(rows) {
+		return rows[:0]
+	}
+	rows = rows[lq.offset:]
+	return rows[:min(len(rows), lq.limit)]
+}
+
+// cmpLive orders unknown values last whatever the direction, ties by id.
+func cmpLive(a, b *big.Rat, ida, idb string, asc bool) int {
+	switch {
+	case a == nil && b == nil:
+	case a == nil:
+		return 1
+	case b == nil:
+		return -1
+	default:
+		if c := a.Cmp(b); c != 0 {
+			if !asc {
+				c = -c
+			}
+			return c
+		}
+	}
+	x, _ := strconv.ParseInt(ida, 10, 64)
+	y, _ := strconv.ParseInt(idb, 10, 64)
+	c := 0
+	switch {
+	case x < y:
+		c = -1
+	case x > y:
+		c = 1
+	}
+	if !asc {
+		c = -c // ties follow the direction, as the store's id tiebreak does
+	}
+	return c
+}
+
+func numText(n *Num) *string {
+	if n == nil {
+		return nil
+	}
+	s := string(*n)
+	return &s
+}
+
+func eventLive(e *Event, key string) *Num {
+	switch key {
+	case liveVolume:
+		return e.Volume
+	case liveVolume24hr:
+		return e.Volume24hr
+	case liveLiquidity:
+		return e.Liquidity
+	case liveOpenInterest:
+		return e.OpenInterest
+	}
+	return nil
+}
+
+func marketLive(m *Market, key string) *Num {
+	switch key {
+	case liveVolume:
+		return m.VolumeNum
+	case liveVolume24hr:
+		return m.Volume24hr
+	case liveLiquidity:
+		return m.LiquidityNum
+	case liveOpenInterest:
+		return m.OpenInterest
+	}
+	return nil
+}
+
+func cursorFor(pg Page, id, key string) string {
+	n, _ := strconv.ParseInt(id, 10, 64)
+	return Cursor{Order: pg.Order, Ascending: pg.Ascending, Key: key, ID: n}.Encode()
+}
+
+func eventKey(e *Event, order string) string {
+	switch order {
+	case OrderStartDate:
+		return dateOf(e.StartDate)
+	case OrderEndDate:
+		return dateOf(e.EndDate)
+	case OrderCreatedAt:
+		return dateOf(e.CreatedAt)
+	case OrderSlug:
+		return strOf(e.Slug)
+	}
+	return ""
+}
+
+func marketKey(m *Market, order string) string {
+	switch order {
+	case OrderStartDate:
+		return dateOf(m.StartDate)
+	case OrderEndDate:
+		return dateOf(m.EndDate)
+	case OrderCreatedAt:
+		return dateOf(m.CreatedAt)
+	case OrderSlug:
+		return strOf(m.Slug)
+	}
+	return ""
+}
+
+func dateOf(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return DateKey(*s)
+}
+
+func strOf(s *string) string {
+	if s == nil {
+		return ""
+	}
+	return *s
+}
+
+func (h *Handler) marketFilter(p *params, keyset bool) (MarketFilter, liveQuery) {
+	var f MarketFilter
+	f.IDs = p.ids("id")
+	f.Slugs = p.list("slug")
+	f.ClobTokenIDs = p.list("clob_token_ids")
+	f.ConditionIDs = p.list("condition_ids")
+	for i, c := range f.ConditionIDs {
+		f.ConditionIDs[i] = lower(c)
+	}
+	f.QuestionIDs = p.list("question_ids")
+	f.MarketMakerAddress = p.list("market_maker_address")
+	for i, c := range f.MarketMakerAddress {
+		f.MarketMakerAddress[i] = lower(c)
+	}
+	f.TagID = p.id("tag_id")
+	if rt := p.boolean("related_tags"); rt != nil {
+		f.RelatedTags = *rt
+	}
+	f.Closed = p.boolean("closed")
+	f.StartDateMin, f.StartDateMax = p.date("start_date_min"), p.date("start_date_max")
+	f.EndDateMin, f.EndDateMax = p.date("end_date_min"), p.date("end_date_max")
+	var lq liveQuery
+	f.Page, lq = pageParams(p, keyset, true)
+	lq.volMin, lq.volMax = p.decimal("volume_num_min"), p.decimal("volume_num_max")
+	lq.liqMin, lq.liqMax = p.decimal("liquidity_num_min"), p.decimal("liquidity_num_max")
+	return f, lq
+}
+
+func lower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if c >= 'A' && c <= 'Z' {
+			b[i] = c + 32
+		}
+	}
+	return string(b)
+}
+
+func (h *Handler) listMarkets(w http.ResponseWriter, r *http.Request, _ []string) {
+	h.serveMarkets(w, r, false)
+}
+
+func (h *Handler) keysetMarkets(w http.ResponseWriter, r *http.Request, _ []string) {
+	h.serveMarkets(w, r, true)
+}
+
+func (h *Handler) serveMarkets(w http.ResponseWriter, r *http.Request, keyset bool) {
+	p := &params{q: r.URL.Query()}
+	f, lq := h.marketFilter(p, keyset)
+	if p.err != nil {
+		writeParamError(w, p.err)
+		return
+	}
+	post := lq.active()
+	if post {
+		f.Limit, f.Offset = 0, 0
+	} else if keyset {
+		f.Limit++
+	}
+	ms, err := h.store.ListMarkets(r.Context(), f)
+	if !h.ok(w, err, "") {
+		return
+	}
+	live, err := h.applyLiveMarkets(r.Context(), ms, post)
+	if !h.ok(w, err, "") {
+		return
+	}
+	if post {
+		out := ms[:0]
+		for i := range ms {
+			if inRange(numRat(numText(ms[i].VolumeNum)), lq.volMin, lq.volMax) &&
+				inRange(numRat(numText(ms[i].LiquidityNum)), lq.liqMin, lq.liqMax) {
+				out = append(out, ms[i])
+			}
+		}
+		if lq.order != "" {
+			keys := make(map[string]*big.Rat, len(out))
+			for i := range out {
+				keys[string(out[i].ID)] = numRat(numText(marketLive(&out[i], lq.order)))
+			}
+			slices.SortStableFunc(out, func(a, b Market) int {
+				return cmpLive(keys[string(a.ID)], keys[string(b.ID)], string(a.ID), string(b.ID), lq.ascending)
+			})
+		}
+		ms = window(out, lq, keyset)
+	}
+	if !keyset {
+		h.writeMarkets(w, ms, live, 'a', "")
+		return
+	}
+	next := ""
+	if len(ms) > lq.limit {
+		ms = ms[:lq.limit]
+		last := &ms[lq.limit-1]
+		next = cursorFor(f.Page, string(last.ID), marketKey(last, f.Order))
+	}
+	h.writeMarkets(w, ms, live, 'k', next)
+}
+
+func (h *Handler) listTags(w http.ResponseWriter, r *http.Request, _ []string) {
+	p := &params{q: r.URL.Query()}
+	var f TagFilter
+	f.IsCarousel = p.boolean("is_carousel")
+	p.boolean("include_template")
+	f.Page, _ = pageParams(p, false, false)
+	if p.err != nil {
+		writeParamError(w, p.err)
+		return
+	}
+	tags, err := h.store.ListTags(r.Context(), f)
+	if h.ok(w, err, "") {
+		writeJSON(w, orEmpty(tags))
+	}
+}
+
+func (h *Handler) listSeries(w http.ResponseWriter, r *http.Request, _ []string) {
+	p := &params{q: r.URL.Query()}
+	var f SeriesFilter
+	f.Slugs = p.list("slug")
+	f.Closed = p.boolean("closed")
+	f.Page, _ = pageParams(p, false, false)
+	if p.err != nil {
+		writeParamError(w, p.err)
+		return
+	}
+	ss, err := h.store.ListSeries(r.Context(), f)
+	if h.ok(w, err, "") {
+		writeJSON(w, orEmpty(ss))
+	}
+}

@@ -1,0 +1,307 @@
+package catalogsql
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+
+	"pmx/internal/catalog"
+)
+
+// cache keeps decoded events (with their markets) and markets for one
+// catalog generation. Decoding JSON documents dominates a listing's cost;
+// the generation (catalog_meta, bumped by every write in its transaction,
+// read in the same statement as a listing's ids) tells when the cache is
+// stale, even if another Store on the same database wrote. Documents loaded
+// after the generation was read can only be newer, so an entry is never
+// older than its generation. Readers get shallow copies (see cloneEvent).
+type cache struct {
+	mu      sync.RWMutex
+	gen     int64
+	events  map[int64]*catalog.Event
+	markets map[int64]*catalog.Market
+}
+
+func (c *cache) reset(gen int64) {
+	c.gen = gen
+	c.events = map[int64]*catalog.Event{}
+	c.markets = map[int64]*catalog.Market{}
+}
+
+// cloneEvent copies an event shallowly: callers replace fields and slices
+// but never write through them (catalog.Store's contract), so the cached
+// event stays intact.
+func cloneEvent(e *catalog.Event) catalog.Event {
+	return *e
+}
+
+// queryGenIDs runs "SELECT <id column> FROM ..." with the catalog
+// generation prepended as a first column, through a prepared statement.
+func (s *Store) queryGenIDs(ctx context.Context, query string, args ...any) (int64, []int64, error) {
+	q := "SELECT (SELECT v FROM catalog_meta WHERE k = 'generation'), " + strings.TrimPrefix(query, "SELECT ")
+	rows, err := s.query(ctx, q, args...)
+	if err != nil {
+		return 0, nil, err
+	}
+	defer rows.Close()
+	var gen int64
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&gen, &id); err != nil {
+			return 0, nil, err
+		}
+		ids = append(ids, id)
+	}
+	return gen, ids, rows.Err()
+}
+
+// maxStmts bounds the prepared-statement cache (listing queries vary with
+// the filters given, but over a small set of shapes).
+const maxStmts = 512
+
+// query runs a read through a cached prepared statement: SQLite's parser
+// was a tenth of a listing's CPU before.
+func (s *Store) query(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
+	s.stmtMu.Lock()
+	st, ok := s.stmts[q]
+	s.stmtMu.Unlock()
+	if !ok {
+		var err error
+		st, err = s.db.PrepareContext(ctx, q)
+		if err != nil {
+			return nil, err
+		}
+		s.stmtMu.Lock()
+		prev, raced := s.stmts[q]
+		full := len(s.stmts) >= maxStmts
+		if !raced && !full {
+			s.stmts[q] = st
+		}
+		s.stmtMu.Unlock()
+		switch {
+		case raced:
+			st.Close()
+			st = prev
+		case full:
+			st.Close()
+			return s.db.QueryContext(ctx, q, args...)
+		}
+	}
+	return st.QueryContext(ctx, args...)
+}
+
+// lookupEvents returns cached events for ids (nil where missing), after
+// resetting the cache if the generation moved.
+// The cache only moves forward: a reader that saw an older generation than
+// the cache holds bypasses it (and stores nothing, see eventsByID).
+func (c *cache) lookupEvents(gen int64, ids []int64) ([]*catalog.Event, []int64) {
+	c.mu.Lock()
+	if gen > c.gen {
+		c.reset(gen)
+	}
+	c.mu.Unlock()
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	out := make([]*catalog.Event, len(ids))
+	if gen != c.gen {
+		return out, ids
+	}
+	var missing []int64
+	for i, id := range ids {
+		if e, ok := c.events[id]; ok {
+			out[i] = e
+		} else {
+			missing = append(missing, id)
+		}
+	}
+	return out, missing
+}
+
+// eventsByID loads events in ids' order through the cache.
+func (s *Store) eventsByID(ctx context.Context, tx execer, gen int64, ids []int64) ([]catalog.Event, error) {
+	found, missing := s.cache.lookupEvents(gen, ids)
+	if len(missing) > 0 {
+		loaded, err := loadEvents(ctx, tx, missing)
+		if err != nil {
+			return nil, err
+		}
+		// Rev is gen+1 so it is never 0 (0 means unversioned to the handler).
+		for _, e := range loaded {
+			e.Rev = gen + 1
+			for i := range e.Markets {
+				e.Markets[i].Rev = gen + 1
+			}
+		}
+		s.cache.mu.Lock()
+		if s.cache.gen == gen {
+			for id, e := range loaded {
+				s.cache.events[id] = e
+			}
+		}
+		s.cache.mu.Unlock()
+		for i, id := range ids {
+			if found[i] == nil {
+				found[i] = loaded[id]
+			}
+		}
+	}
+	out := make([]catalog.Event, 0, len(ids))
+	for _, e := range found {
+		if e != nil {
+			out = append(out, cloneEvent(e))
+		}
+	}
+	return out, nil
+}
+
+// loadEvents decodes the events with these ids and attaches their markets.
+func loadEvents(ctx context.Context, q execer, ids []int64) (map[int64]*catalog.Event, error) {
+	out := make(map[int64]*catalog.Event, len(ids))
+	for start := 0; start < len(ids); start += 500 {
+		chunk := toArgs(ids[start:min(start+500, len(ids))])
+		rows, err := q.QueryContext(ctx, `SELECT id, doc FROM catalog_events WHERE id IN (`+placeholders(len(chunk))+`)`, chunk...)
+		if err != nil {
+			return nil, err
+		}
+		for rows.Next() {
+			var id int64
+			var doc []byte
+			if err := rows.Scan(&id, &doc); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			e := new(catalog.Event)
+			if err := json.Unmarshal(doc, e); err != nil {
+				rows.Close()
+				return nil, fmt.Errorf("catalogsql: event %d: %w", id, err)
+			}
+			out[id] = e
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+		mrows, err := q.QueryContext(ctx, `SELECT event_id, doc FROM catalog_markets WHERE event_id IN (`+
+			placeholders(len(chunk))+`) ORDER BY event_id, pos`, chunk...)
+		if err != nil {
+			return nil, err
+		}
+		for mrows.Next() {
+			var eid int64
+			var doc []byte
+			if err := mrows.Scan(&eid, &doc); err != nil {
+				mrows.Close()
+				return nil, err
+			}
+			var m catalog.Market
+			if err := json.Unmarshal(doc, &m); err != nil {
+				mrows.Close()
+				return nil, fmt.Errorf("catalogsql: market of event %d: %w", eid, err)
+			}
+			if e := out[eid]; e != nil {
+				e.Markets = append(e.Markets, m)
+			}
+		}
+		mrows.Close()
+		if err := mrows.Err(); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// marketsByID loads markets in ids' order through the cache.
+func (s *Store) marketsByID(ctx context.Context, tx execer, gen int64, ids []int64) ([]catalog.Market, error) {
+	s.cache.mu.Lock()
+	if gen > s.cache.gen {
+		s.cache.reset(gen)
+	}
+	found := make([]*catalog.Market, len(ids))
+	var missing []int64
+	for i, id := range ids {
+		if m, ok := s.cache.markets[id]; ok && gen == s.cache.gen {
+			found[i] = m
+		} else {
+			missing = append(missing, id)
+		}
+	}
+	s.cache.mu.Unlock()
+	if len(missing) > 0 {
+		loaded := make(map[int64]*catalog.Market, len(missing))
+		for start := 0; start < len(missing); start += 500 {
+			chunk := toArgs(missing[start:min(start+500, len(missing))])
+			rows, err := tx.QueryContext(ctx, `SELECT id, doc FROM catalog_markets WHERE id IN (`+placeholders(len(chunk))+`)`, chunk...)
+			if err != nil {
+				return nil, err
+			}
+			for rows.Next() {
+				var id int64
+				var doc []byte
+				if err := rows.Scan(&id, &doc); err != nil {
+					rows.Close()
+					return nil, err
+				}
+				m := new(catalog.Market)
+				if err := json.Unmarshal(doc, m); err != nil {
+					rows.Close()
+					return nil, fmt.Errorf("catalogsql: market %d: %w", id, err)
+				}
+				m.Rev = gen + 1
+				loaded[id] = m
+			}
+			rows.Close()
+			if err := rows.Err(); err != nil {
+				return nil, err
+			}
+		}
+		s.cache.mu.Lock()
+		if s.cache.gen == gen {
+			for id, m := range loaded {
+				s.cache.markets[id] = m
+			}
+		}
+		s.cache.mu.Unlock()
+		for i, id := range ids {
+			if found[i] == nil {
+				found[i] = loaded[id]
+			}
+		}
+	}
+	out := make([]catalog.Market, 0, len(ids))
+	for _, m := range found {
+		if m != nil {
+			out = append(out, *m)
+		}
+	}
+	return out, nil
+}
+
+func toArgs(ids []int64) []any {
+	out := make([]any, len(ids))
+	for i, v := range ids {
+		out[i] = v
+	}
+	return out
+}
+
+// queryIDs runs an id-selecting query.
+func queryIDs(ctx context.Context, q execer, query string, args ...any) ([]int64, error) {
+	rows, err := q.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, err
+		}
+		ids = append(ids, id)
+	}
+	return ids, rows.Err()
+}

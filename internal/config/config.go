@@ -1,0 +1,106 @@
+// Package config holds pmx serve's settings: flags, each also settable by a
+// PMX_* environment variable (flag > environment > default).
+package config
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+)
+
+// Serve is the configuration of `pmx serve`.
+type Serve struct {
+	DataDir     string
+	DataAddr    string
+	CatalogAddr string
+	ClobAddr    string
+	PerpsAddr   string
+	AdminAddr   string
+	Demo        bool
+	DemoSeed    int64
+	DemoScale   float64
+	LogFormat   string // text or json
+}
+
+// Defaults are the documented defaults.
+func Defaults() Serve {
+	return Serve{
+		DataDir:     "./pmx-data",
+		DataAddr:    "127.0.0.1:8081",
+		CatalogAddr: "127.0.0.1:8082",
+		ClobAddr:    "127.0.0.1:8083",
+		PerpsAddr:   "127.0.0.1:8084",
+		AdminAddr:   "127.0.0.1:8089",
+		Demo:        true,
+		DemoSeed:    1,
+		DemoScale:   1,
+		LogFormat:   "text",
+	}
+}
+
+// Bind registers the flags on fs with defaults taken from env (PMX_DATA_DIR, ...).
+func (c *Serve) Bind(fs *flag.FlagSet, env func(string) string) {
+	d := Defaults()
+	str := func(p *string, name, def, usage string) {
+		fs.StringVar(p, name, envOr(env, name, def), usage+" (env "+EnvName(name)+")")
+	}
+	str(&c.DataDir, "data-dir", d.DataDir, "data directory")
+	str(&c.DataAddr, "data-addr", d.DataAddr, "data service v2 listen address")
+	str(&c.CatalogAddr, "catalog-addr", d.CatalogAddr, "catalog service listen address")
+	str(&c.ClobAddr, "clob-addr", d.ClobAddr, "CLOB listen address")
+	str(&c.PerpsAddr, "perps-addr", d.PerpsAddr, "perpetuals exchange listen address")
+	str(&c.AdminAddr, "admin-addr", d.AdminAddr, "admin listen address (loopback by default)")
+	str(&c.LogFormat, "log-format", d.LogFormat, "log format: text or json")
+	fs.BoolVar(&c.Demo, "demo", envBool(env, "demo", d.Demo), "load the demo world into an empty data dir (env PMX_DEMO)")
+	fs.Int64Var(&c.DemoSeed, "demo-seed", envInt(env, "demo-seed", d.DemoSeed), "demo world seed (env PMX_DEMO_SEED)")
+	fs.Float64Var(&c.DemoScale, "demo-scale", envFloat(env, "demo-scale", d.DemoScale), "demo world scale, 1 = full size (env PMX_DEMO_SCALE)")
+}
+
+// EnvName maps a flag name to its environment variable: data-dir -> PMX_DATA_DIR.
+func EnvName(flagName string) string {
+	return "PMX_" + strings.ToUpper(strings.ReplaceAll(flagName, "-", "_"))
+}
+
+func envOr(env func(string) string, name, def string) string {
+	if v := env(EnvName(name)); v != "" {
+		return v
+	}
+	return def
+}
+
+func envBool(env func(string) string, name string, def bool) bool {
+	if v, err := strconv.ParseBool(env(EnvName(name))); err == nil {
+		return v
+	}
+	return def
+}
+
+func envInt(env func(string) string, name string, def int64) int64 {
+	if v, err := strconv.ParseInt(env(EnvName(name)), 10, 64); err == nil {
+		return v
+	}
+	return def
+}
+
+func envFloat(env func(string) string, name string, def float64) float64 {
+	if v, err := strconv.ParseFloat(env(EnvName(name)), 64); err == nil {
+		return v
+	}
+	return def
+}
+
+// Parse parses args for `pmx serve`.
+func Parse(args []string) (Serve, error) {
+	var c Serve
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	c.Bind(fs, os.Getenv)
+	if err := fs.Parse(args); err != nil {
+		return c, err
+	}
+	if fs.NArg() > 0 {
+		return c, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	return c, nil
+}

@@ -1,0 +1,188 @@
+package dataapi_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"pmx/internal/dataapi"
+	"pmx/internal/demo"
+	"pmx/internal/ledger"
+	"pmx/internal/sqlite"
+)
+
+// routeClients is the concurrency of the route benchmarks (the contract's
+// target: p99 under 10 ms at 32 concurrent clients).
+var routeClients = envInt("PMX_BENCH_CLIENTS", 32)
+
+func envInt(name string, def int) int {
+	if v, err := strconv.Atoi(os.Getenv(name)); err == nil && v > 0 {
+		return v
+	}
+	return def
+}
+
+// routeWorld is the demo world (scale PMX_BENCH_SCALE, default 0.1) loaded
+// through the ledger into a real store and served over HTTP, plus a sample
+// of its busiest wallets.
+type routeWorld struct {
+	srv     *httptest.Server
+	client  *http.Client
+	wallets []string
+	events  int
+}
+
+func loadDemo(b *testing.B) *routeWorld {
+	b.Helper()
+	scale := 0.1
+	if s := os.Getenv("PMX_BENCH_SCALE"); s != "" {
+		v, err := strconv.ParseFloat(s, 64)
+		if err != nil {
+			b.Fatal(err)
+		}
+		scale = v
+	}
+	dir := b.TempDir()
+	wallNow := time.Now().UTC().Truncate(time.Hour)
+	file := filepath.Join(dir, "demo.ndjson")
+	if err := demo.WriteFile(file, demo.Options{Seed: 1, Scale: scale, Now: wallNow}, nil); err != nil {
+		b.Fatal(err)
+	}
+	f, err := os.Open(file)
+	if err != nil {
+		b.Fatal(err)
+	}
+	evs, err := ledger.ParseAll(f)
+	f.Close()
+	if err != nil {
+		b.Fatal(err)
+	}
+	db, err := sqlite.Open(filepath.Join(dir, "pmx.db"), sqlite.Options{ReadConns: envInt("PMX_BENCH_READCONNS", 0)})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for i := 0; i < len(evs); i += 50_000 {
+		if _, err := db.Apply(context.Background(), evs[i:min(i+50_000, len(evs))]); err != nil {
+			b.Fatal(err)
+		}
+	}
+	svc := dataapi.New(dataapi.Options{Store: db, CursorKey: []byte("bench-cursor-secret-0123456789"), Limits: generous()})
+	srv := httptest.NewServer(svc)
+	b.Cleanup(func() { srv.Close(); db.Close() })
+	ds := &routeWorld{srv: srv, events: len(evs),
+		client: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 2 * routeClients}}}
+	// The busiest wallets: the proxy wallets of the newest 1000 fills.
+	var page struct {
+		Data []struct {
+			ProxyWallet string `json:"proxy_wallet"`
+		} `json:"data"`
+	}
+	res, err := ds.client.Get(srv.URL + "/v2/trades?limit=1000&taker_only=false")
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := json.NewDecoder(res.Body).Decode(&page); err != nil {
+		b.Fatal(err)
+	}
+	res.Body.Close()
+	seen := map[string]bool{}
+	for _, r := range page.Data {
+		if !seen[r.ProxyWallet] {
+			seen[r.ProxyWallet] = true
+			ds.wallets = append(ds.wallets, r.ProxyWallet)
+		}
+	}
+	if len(ds.wallets) == 0 {
+		b.Fatal("no wallets in the demo world")
+	}
+	return ds
+}
+
+// run issues b.N requests from routeClients goroutines (request i asks
+// path(i)) and reports the latency percentiles.
+func (ds *routeWorld) run(b *testing.B, path func(i int) string) {
+	lat := make([]time.Duration, b.N)
+	var next atomic.Int64
+	var failed atomic.Value
+	var wg sync.WaitGroup
+	cpu0 := cpuTime()
+	b.ResetTimer()
+	for range routeClients {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1)) - 1
+				if i >= b.N {
+					return
+				}
+				t0 := time.Now()
+				res, err := ds.client.Get(ds.srv.URL + path(i))
+				if err != nil {
+					failed.Store(err.Error())
+					return
+				}
+				_, _ = io.Copy(io.Discard, res.Body)
+				res.Body.Close()
+				lat[i] = time.Since(t0)
+				if res.StatusCode != 200 {
+					failed.Store(fmt.Sprintf("%s: status %d", path(i), res.StatusCode))
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	b.StopTimer()
+	// CPU per request (server and client, one process): unlike latency, not
+	// inflated by other load on a shared machine.
+	b.ReportMetric(float64(cpuTime()-cpu0)/1e6/float64(b.N), "cpu-ms/op")
+	if f := failed.Load(); f != nil {
+		b.Fatal(f)
+	}
+	slices.Sort(lat)
+	pct := func(p float64) float64 { return float64(lat[min(int(float64(len(lat))*p), len(lat)-1)]) / 1e6 }
+	b.ReportMetric(pct(0.50), "p50-ms")
+	b.ReportMetric(pct(0.99), "p99-ms")
+	b.ReportMetric(pct(1), "max-ms")
+}
+
+// cpuTime is the process's user+system CPU time.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// BenchmarkRoutes32Clients measures the busiest queries through the real
+// HTTP server over the demo world, 32 clients at once, each request for one
+// of the busiest wallets in turn.
+func BenchmarkRoutes32Clients(b *testing.B) {
+	ds := loadDemo(b)
+	b.Logf("demo world: %d events, %d sampled wallets", ds.events, len(ds.wallets))
+	for _, r := range []struct{ name, route string }{
+		{"trades-user", "/v2/trades?user=%s"},
+		{"activity-user", "/v2/activity?user=%s"},
+		{"positions-user", "/v2/positions?user=%s"},
+		{"positions-closed", "/v2/positions?user=%s&status=CLOSED"},
+		{"trades-user-maker-1000", "/v2/trades?user=%s&taker_only=false&limit=1000"},
+	} {
+		b.Run(r.name, func(b *testing.B) {
+			ds.run(b, func(i int) string { return fmt.Sprintf(r.route, ds.wallets[i%len(ds.wallets)]) })
+		})
+	}
+	b.Run("trades-global", func(b *testing.B) { ds.run(b, func(int) string { return "/v2/trades" }) })
+}

@@ -1,0 +1,417 @@
+package dataapi
+
+import (
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"pmx/internal/store"
+)
+
+// Page-size rules shared by the paged routes.
+const (
+	defaultLimit int32 = 100
+	maxLimit     int32 = 1000
+	maxTitleLen        = 200
+	// syncLag caps the upper watermark of combo-position sync (seconds).
+	syncLag = 90
+)
+
+// sortedCursor is the cursor of a sort-key walk (positions, combo
+// positions): page size, display offset, the last row's sort tuple, and the
+// cohort the walk was minted under.
+type sortedCursor[K any] struct {
+	Limit  int32             `json:"l"`
+	Offset int32             `json:"d"`
+	After  K                 `json:"a"`
+	Pins   map[string]string `json:"p"`
+}
+
+// bind reconciles each (param, value) the request gave with the cursor's
+// pins (see Cohort.Bind) and returns the values to use.
+func bindPins(pins map[string]string, given map[string]*string) error {
+	c := Cohort{Pins: pins}
+	for param, v := range given {
+		got, err := c.Bind(param, *v)
+		if err != nil {
+			return err
+		}
+		*v = got
+	}
+	return nil
+}
+
+func (s *Service) positions(w http.ResponseWriter, r *http.Request) error {
+	q, err := ParseRequest(r)
+	if err != nil {
+		return err
+	}
+	user, err := q.User(false)
+	if err != nil {
+		return err
+	}
+	conds, err := q.Conditions()
+	if err != nil {
+		return err
+	}
+	if user == "" && !q.Has("condition") {
+		return Invalid("user", "required query param 'user' or 'condition' not provided")
+	}
+	if user == "" && len(conds) > 1 {
+		return Invalid("condition", "exactly one condition is allowed without 'user'")
+	}
+	events, err := q.EventIDs()
+	if err != nil {
+		return err
+	}
+	status, err := q.Enum(EnumPositionStatus, "")
+	if err != nil {
+		return err
+	}
+	sortBy, err := q.Enum(EnumPositionSortBy, "")
+	if err != nil {
+		return err
+	}
+	dir, err := q.Enum(EnumSortDirection, "")
+	if err != nil {
+		return err
+	}
+	title, err := q.Get("title")
+	if err != nil {
+		return err
+	}
+	if len(title) > maxTitleLen {
+		return Invalidf("title", "title must be at most %d characters", maxTitleLen)
+	}
+	filterType, err := q.Enum(EnumFilterType, store.FilterTokens)
+	if err != nil {
+		return err
+	}
+	// Invalid filter amounts fall back to the default (production rule).
+	filterAmount, _, ferr := q.Decimal("filter_amount")
+	if ferr != nil {
+		filterAmount = 0
+	}
+	archived, err := q.Bool("include_archived", false)
+	if err != nil {
+		return err
+	}
+	start, end, err := bounds(q, "start", "end")
+	if err != nil {
+		return err
+	}
+	anchor := "u:" + user
+	if user == "" {
+		anchor = "c:" + conds[0]
+	}
+
+	limit, offset := int32(0), int32(0)
+	var after *store.PositionKey
+	if c, err := q.Cursor(); err != nil {
+		return err
+	} else if c != "" {
+		var cur sortedCursor[store.PositionKey]
+		if err := s.cursors.Decode("positions", c, &cur); err != nil {
+			return err
+		}
+		if cur.Limit <= 0 || cur.Limit > maxLimit || cur.Offset < 0 {
+			return errInvalidCursor()
+		}
+		if err := bindPins(cur.Pins, map[string]*string{"status": &status, "sort_by": &sortBy, "sort_direction": &dir, "anchor": &anchor}); err != nil {
+			return err
+		}
+		limit, offset, after = cur.Limit, cur.Offset, &cur.After
+	} else if limit, err = q.Limit(defaultLimit, maxLimit); err != nil {
+		return err
+	}
+	if status == "" {
+		status = store.StatusOpen
+	}
+	if sortBy == "" {
+		sortBy = store.DefaultPositionSort(status)
+	}
+	if dir == "" {
+		dir = "DESC"
+	}
+	if status == store.StatusRedeemableLost && user == "" {
+		return Invalid("status", "status=REDEEMABLE_LOST requires 'user'")
+	}
+	if archived && status == store.StatusClosed {
+		return Invalid("include_archived", "include_archived is not supported with status=CLOSED")
+	}
+	if user == "" {
+		events = nil // event_id narrows the user anchor only
+	}
+	page, err := s.store.Positions(r.Context(), store.PositionsParams{
+		User: user, Conditions: conds, EventIDs: events, Status: status, SortBy: sortBy,
+		Ascending: dir == "ASC", Title: title, FilterType: filterType, FilterAmount: filterAmount,
+		IncludeArchived: archived, Start: start, End: end, Limit: int(limit), After: after,
+	})
+	if err != nil {
+		return err
+	}
+	next := ""
+	if page.HasMore && page.Next != nil {
+		next, err = s.cursors.Encode("positions", sortedCursor[store.PositionKey]{
+			Limit: limit, Offset: offset + int32(len(page.Rows)), After: *page.Next,
+			Pins: map[string]string{"status": status, "sort_by": sortBy, "sort_direction": dir, "anchor": anchor},
+		})
+		if err != nil {
+			return Internal(err)
+		}
+	}
+	writeFeedPage(w, r, page.Rows, Pagination{Limit: limit, Offset: offset, NextCursor: next})
+	return nil
+}
+
+func (s *Service) comboPositions(w http.ResponseWriter, r *http.Request) error {
+	q, err := ParseRequest(r)
+	if err != nil {
+		return err
+	}
+	user, err := q.User(true)
+	if err != nil {
+		return err
+	}
+	conds, err := q.ComboConditions()
+	if err != nil {
+		return err
+	}
+	statuses, err := q.EnumList(EnumComboStatus)
+	if err != nil {
+		return err
+	}
+	for _, st := range statuses {
+		if st == "REDEEMABLE" && len(statuses) > 1 {
+			return Invalid("status", "status=REDEEMABLE cannot be combined with other statuses")
+		}
+	}
+	sortBy, err := q.Enum(EnumComboSortBy, "")
+	if err != nil {
+		return err
+	}
+	if sortBy == "CURRENT_VALUE" {
+		// An alias: pinned canonically, so restating either spelling agrees.
+		sortBy = "ENTRY_COST"
+	}
+	dir, err := q.Enum(EnumSortDirection, "")
+	if err != nil {
+		return err
+	}
+	after, before, err := bounds(q, "updated_after", "updated_before")
+	if err != nil {
+		return err
+	}
+	if after > 0 && before > 0 && before < after {
+		return Invalid("updated_before", "updated_before must be at or after updated_after")
+	}
+	statusPin := strings.Join(statuses, ",")
+	condPin := strings.Join(conds, ",")
+	afterPin, beforePin := itoaOrEmpty(after), itoaOrEmpty(before)
+
+	limit, offset := int32(0), int32(0)
+	var key *store.ComboPositionKey
+	if c, err := q.Cursor(); err != nil {
+		return err
+	} else if c != "" {
+		var cur sortedCursor[store.ComboPositionKey]
+		if err := s.cursors.Decode("combo_positions", c, &cur); err != nil {
+			return err
+		}
+		if cur.Limit <= 0 || cur.Limit > maxLimit || cur.Offset < 0 {
+			return errInvalidCursor()
+		}
+		userPin := user
+		if err := bindPins(cur.Pins, map[string]*string{"user": &userPin, "status": &statusPin, "sort_by": &sortBy,
+			"sort_direction": &dir, "condition": &condPin, "updated_after": &afterPin, "updated_before": &beforePin}); err != nil {
+			return err
+		}
+		statuses = splitNonEmpty(statusPin)
+		conds = splitNonEmpty(condPin)
+		after, _ = strconv.ParseInt(orZero(afterPin), 10, 64)
+		before, _ = strconv.ParseInt(orZero(beforePin), 10, 64)
+		limit, offset, key = cur.Limit, cur.Offset, &cur.After
+	} else if limit, err = q.Limit(defaultLimit, maxLimit); err != nil {
+		return err
+	}
+	if sortBy == "" {
+		sortBy = "FIRST_ENTRY"
+		if len(statuses) == 1 && statuses[0] == "REDEEMABLE" {
+			sortBy = "ENTRY_COST"
+		}
+	}
+	if dir == "" {
+		dir = "DESC"
+	}
+	if after > 0 || before > 0 {
+		// Incremental sync never reads the last 90 s, which may still be
+		// settling (data-api-v2.md §2.2); the pins keep the raw values.
+		if lim := s.now() - syncLag; before == 0 || before > lim {
+			before = lim
+		}
+	}
+	page, err := s.store.ComboPositions(r.Context(), store.ComboPositionsParams{
+		User: user, Conditions: conds, Statuses: statuses, SortBy: sortBy, Ascending: dir == "ASC",
+		UpdatedAfter: after, UpdatedBefore: before, Limit: int(limit), After: key,
+	})
+	if err != nil {
+		return err
+	}
+	next := ""
+	if page.HasMore && page.Next != nil {
+		next, err = s.cursors.Encode("combo_positions", sortedCursor[store.ComboPositionKey]{
+			Limit: limit, Offset: offset + int32(len(page.Rows)), After: *page.Next,
+			Pins: map[string]string{"user": user, "status": statusPin, "sort_by": sortBy, "sort_direction": dir,
+				"condition": condPin, "updated_after": afterPin, "updated_before": beforePin},
+		})
+		if err != nil {
+			return Internal(err)
+		}
+	}
+	WritePage(w, r, page.Rows, Pagination{Limit: limit, Offset: offset, NextCursor: next})
+	return nil
+}
+
+func (s *Service) value(w http.ResponseWriter, r *http.Request) error {
+	q, err := ParseRequest(r)
+	if err != nil {
+		return err
+	}
+	user, err := q.User(true)
+	if err != nil {
+		return err
+	}
+	conds, err := q.Conditions()
+	if err != nil {
+		return err
+	}
+	v, err := s.store.Value(r.Context(), store.ValueParams{User: user, Conditions: conds})
+	if err != nil {
+		return err
+	}
+	WriteData(w, r, v)
+	return nil
+}
+
+func (s *Service) approvals(w http.ResponseWriter, r *http.Request) error {
+	q, err := ParseRequest(r)
+	if err != nil {
+		return err
+	}
+	user, err := q.User(true)
+	if err != nil {
+		return err
+	}
+	stats, err := s.store.UserStats(r.Context(), user)
+	if err != nil {
+		return err
+	}
+	traded := stats != nil && stats.Trades > 0
+	WriteData(w, r, approvalsFor(user, traded, s.clock.Now().UTC().Format(time.RFC3339)))
+	return nil
+}
+
+func (s *Service) userPnL(w http.ResponseWriter, r *http.Request) error {
+	q, err := ParseRequest(r)
+	if err != nil {
+		return err
+	}
+	user, err := q.User(true)
+	if err != nil {
+		return err
+	}
+	interval, err := q.Enum(EnumUserPnlInterval, "1d")
+	if err != nil {
+		return err
+	}
+	fidelity, err := q.Enum(EnumUserPnlFidelity, "1h")
+	if err != nil {
+		return err
+	}
+	series, err := s.store.UserPnL(r.Context(), store.UserPnLParams{User: user, Interval: interval, Fidelity: fidelity, Now: s.now()})
+	if err != nil {
+		return err
+	}
+	WriteData(w, r, series)
+	return nil
+}
+
+func (s *Service) userStats(w http.ResponseWriter, r *http.Request) error {
+	q, err := ParseRequest(r)
+	if err != nil {
+		return err
+	}
+	user, err := q.User(true)
+	if err != nil {
+		return err
+	}
+	st, err := s.store.UserStats(r.Context(), user)
+	if err != nil {
+		return err
+	}
+	if st == nil {
+		WriteData(w, r, nil)
+		return nil
+	}
+	WriteData(w, r, st)
+	return nil
+}
+
+func (s *Service) userVolume(w http.ResponseWriter, r *http.Request) error {
+	q, err := ParseRequest(r)
+	if err != nil {
+		return err
+	}
+	user, err := q.User(true)
+	if err != nil {
+		return err
+	}
+	start, end, err := bounds(q, "start", "end")
+	if err != nil {
+		return err
+	}
+	v, err := s.store.UserVolume(r.Context(), store.UserVolumeParams{User: user, Start: start, End: end})
+	if err != nil {
+		return err
+	}
+	WriteData(w, r, v)
+	return nil
+}
+
+// bounds parses a pair of optional epoch-second bounds; negatives are 400.
+func bounds(q *Query, lo, hi string) (int64, int64, error) {
+	var out [2]int64
+	for i, name := range []string{lo, hi} {
+		v, _, err := q.Int64(name)
+		if err != nil {
+			return 0, 0, err
+		}
+		if v < 0 {
+			return 0, 0, Invalidf(name, "%s must be a non-negative epoch-seconds timestamp", name)
+		}
+		out[i] = v
+	}
+	return out[0], out[1], nil
+}
+
+func itoaOrEmpty(v int64) string {
+	if v == 0 {
+		return ""
+	}
+	return strconv.FormatInt(v, 10)
+}
+
+func orZero(s string) string {
+	if s == "" {
+		return "0"
+	}
+	return s
+}
+
+func splitNonEmpty(s string) []string {
+	if s == "" {
+		return nil
+	}
+	return strings.Split(s, ",")
+}

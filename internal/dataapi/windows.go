@@ -1,0 +1,64 @@
+package dataapi
+
+import "time"
+
+// Window is an inclusive [Start, End] range in epoch seconds; 0 on a side
+// means unbounded.
+type Window struct {
+	Start, End int64
+}
+
+// FeedWindow reads `start`/`end` with the feeds' rule (/v2/trades?user= and
+// /v2/activity, data-api-v2.md §1.6): start omitted or 0 floors to three
+// calendar years before now; start=1 asks for full history (Start 0); end
+// omitted or 0 is now plus one day. Negative bounds and start > end are 400.
+func (q *Query) FeedWindow(now time.Time) (Window, error) {
+	start, end, err := q.bounds()
+	if err != nil {
+		return Window{}, err
+	}
+	switch start {
+	case 0:
+		start = now.AddDate(-3, 0, 0).Unix()
+	case 1:
+		start = 0
+	}
+	if end == 0 {
+		end = now.Add(24 * time.Hour).Unix()
+	}
+	if start > end {
+		return Window{}, Invalid("start", "start must not be after end")
+	}
+	return Window{start, end}, nil
+}
+
+// OpenWindow reads `start`/`end` where omitted or 0 means unbounded
+// (/v2/positions, /v2/user-volume). Negative bounds and an inverted window
+// are 400.
+func (q *Query) OpenWindow() (Window, error) {
+	start, end, err := q.bounds()
+	if err != nil {
+		return Window{}, err
+	}
+	if start != 0 && end != 0 && start > end {
+		return Window{}, Invalid("start", "start must not be after end")
+	}
+	return Window{start, end}, nil
+}
+
+func (q *Query) bounds() (start, end int64, err error) {
+	for _, p := range []struct {
+		name string
+		dst  *int64
+	}{{"start", &start}, {"end", &end}} {
+		v, _, err := q.Int64(p.name)
+		if err != nil {
+			return 0, 0, err
+		}
+		if v < 0 {
+			return 0, 0, Invalidf(p.name, "%s must be a non-negative epoch second", p.name)
+		}
+		*p.dst = v
+	}
+	return start, end, nil
+}

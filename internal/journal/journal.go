@@ -1,0 +1,355 @@
+package journal
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"runtime"
+	"sync"
+	"sync/atomic"
+)
+
+// Options configure a Journal. The zero value is usable.
+type Options struct {
+	// SegmentBytes is the size after which the current segment is closed and
+	// a new one started (checked after each group commit, so a segment may
+	// exceed it by one group). Default 64 MiB.
+	SegmentBytes int64
+	// Sync replaces fdatasync, for fault injection in tests. nil in
+	// production.
+	Sync func(*os.File) error
+}
+
+// Recovery describes what Open found at the tail of the journal.
+type Recovery struct {
+	// TruncatedBytes is the size of the torn or corrupt tail that Open cut
+	// off the last segment (0 on a clean shutdown).
+	TruncatedBytes int64
+	// LastSeq is the last good record's sequence number (0 if none ever).
+	LastSeq uint64
+}
+
+// ErrClosed is returned by appends after Close.
+var ErrClosed = errors.New("journal: closed")
+
+// Journal is an append-only, group-committed command log in one directory.
+//
+// Appends from any number of goroutines are encoded into the current group
+// under a mutex, in sequence order. A single flusher goroutine takes the whole
+// group, writes it with one write call, fdatasyncs it once, and only then
+// releases every waiter of that group. While it syncs, the next group fills.
+// Nothing is reported committed before its fsync returned; after a failed
+// write or fsync the journal refuses all further appends (a failed fsync
+// cannot be retried safely: the kernel may have dropped the dirty pages).
+type Journal struct {
+	dir  string
+	opts Options
+
+	mu      sync.Mutex
+	cur     *Commit // group being filled
+	next    uint64  // sequence number of the next append
+	err     error   // sticky: write/sync failure or ErrClosed
+	closing bool
+
+	wake    chan struct{} // cap 1: "the current group is not empty"
+	stopped chan struct{} // closed when the flusher exits
+
+	durable atomic.Uint64 // last fsynced sequence number
+	groups  atomic.Uint64 // group commits (fsyncs) done
+
+	// Owned by the flusher goroutine (and Open/Close around it).
+	f     *os.File
+	size  int64
+	spare []byte
+
+	segMu sync.Mutex
+	segs  []uint64 // first seq of every segment, ascending; last is active
+}
+
+// Commit is the durability handle of one group commit, shared by every
+// record in the group.
+type Commit struct {
+	done chan struct{}
+	err  error
+	buf  []byte
+	last uint64
+	n    int
+}
+
+// Wait blocks until the group is fsynced and returns the write or sync error.
+func (c *Commit) Wait() error {
+	<-c.done
+	return c.err
+}
+
+// Done is closed once the group is durable or failed.
+func (c *Commit) Done() <-chan struct{} { return c.done }
+
+// Err is valid after Done is closed.
+func (c *Commit) Err() error { return c.err }
+
+func failed(err error) *Commit {
+	c := &Commit{done: make(chan struct{}), err: err}
+	close(c.done)
+	return c
+}
+
+// Open opens or creates the journal in dir. It truncates a torn or corrupt
+// tail of the last segment (such a record was never acknowledged: its group
+// never finished fsync) and continues after the last good record.
+func Open(dir string, opts Options) (*Journal, Recovery, error) {
+	if opts.SegmentBytes <= 0 {
+		opts.SegmentBytes = 64 << 20
+	}
+	if opts.Sync == nil {
+		opts.Sync = syncData
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, Recovery{}, err
+	}
+	segs, err := listSegments(dir)
+	if err != nil {
+		return nil, Recovery{}, err
+	}
+	j := &Journal{dir: dir, opts: opts, wake: make(chan struct{}, 1), stopped: make(chan struct{})}
+	var rec Recovery
+	if len(segs) == 0 {
+		segs = []uint64{1}
+		f, err := os.OpenFile(segmentPath(dir, 1), os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+		if err != nil {
+			return nil, rec, err
+		}
+		if err := syncDir(dir); err != nil {
+			f.Close()
+			return nil, rec, err
+		}
+		j.f, j.next = f, 1
+	} else {
+		first := segs[len(segs)-1]
+		path := segmentPath(dir, first)
+		buf, err := os.ReadFile(path)
+		if err != nil {
+			return nil, rec, err
+		}
+		good, count := scanTail(buf, first)
+		f, err := os.OpenFile(path, os.O_WRONLY, 0o644)
+		if err != nil {
+			return nil, rec, err
+		}
+		if good < len(buf) {
+			rec.TruncatedBytes = int64(len(buf) - good)
+			if err := f.Truncate(int64(good)); err == nil {
+				err = syncData(f)
+			}
+			if err != nil {
+				f.Close()
+				return nil, rec, fmt.Errorf("journal: truncating torn tail of %s: %w", path, err)
+			}
+		}
+		if _, err := f.Seek(int64(good), 0); err != nil {
+			f.Close()
+			return nil, rec, err
+		}
+		j.f, j.size, j.next = f, int64(good), first+count
+	}
+	j.segs = segs
+	j.durable.Store(j.next - 1)
+	rec.LastSeq = j.next - 1
+	j.cur = &Commit{done: make(chan struct{})}
+	go j.flusher()
+	return j, rec, nil
+}
+
+// Dir is the journal's directory.
+func (j *Journal) Dir() string { return j.dir }
+
+// LastSeq is the sequence number of the last durable record.
+func (j *Journal) LastSeq() uint64 { return j.durable.Load() }
+
+// Groups is the number of group commits (one write and one fdatasync each)
+// so far; records per group = appended records / Groups.
+func (j *Journal) Groups() uint64 { return j.groups.Load() }
+
+// FirstSeq is the first sequence number still held (segments before it were
+// pruned).
+func (j *Journal) FirstSeq() uint64 {
+	j.segMu.Lock()
+	defer j.segMu.Unlock()
+	return j.segs[0]
+}
+
+// Enqueue assigns the next sequence number to a record and adds it to the
+// current group without waiting. The caller must Wait on the returned
+// Commit before treating the record as durable. Records become durable in
+// sequence order: when a Commit is done, so is every earlier one.
+// On failure seq is 0 and the Commit is already failed.
+func (j *Journal) Enqueue(ts int64, payload []byte) (uint64, *Commit) {
+	if len(payload) > MaxPayload {
+		return 0, failed(ErrTooLarge)
+	}
+	j.mu.Lock()
+	if j.err != nil {
+		err := j.err
+		j.mu.Unlock()
+		return 0, failed(err)
+	}
+	seq := j.next
+	j.next++
+	c := j.cur
+	c.buf = AppendRecord(c.buf, seq, ts, payload)
+	c.last = seq
+	c.n++
+	j.mu.Unlock()
+	select {
+	case j.wake <- struct{}{}:
+	default:
+	}
+	return seq, c
+}
+
+// Append journals one record and returns after it is fsynced.
+func (j *Journal) Append(ts int64, payload []byte) (uint64, error) {
+	seq, c := j.Enqueue(ts, payload)
+	return seq, c.Wait()
+}
+
+// flusher is the only writer of segment files.
+func (j *Journal) flusher() {
+	defer close(j.stopped)
+	lastN := 0
+	for range j.wake {
+		// Waiters of the group just synced are being woken and will append
+		// again at once. If far fewer records are queued than last time,
+		// yield a few times so they join this group instead of each paying
+		// for an fsync of its own. This only shapes groups; it never delays
+		// an acknowledgement by more than a few scheduler passes.
+		for range 4 {
+			j.mu.Lock()
+			n := j.cur.n
+			j.mu.Unlock()
+			if n >= lastN/2 {
+				break
+			}
+			runtime.Gosched()
+		}
+		j.mu.Lock()
+		c := j.cur
+		if c.n == 0 {
+			closing := j.closing
+			j.mu.Unlock()
+			if closing {
+				return
+			}
+			continue
+		}
+		j.cur = &Commit{done: make(chan struct{}), buf: j.spare[:0]}
+		j.spare = nil
+		werr := j.err
+		j.mu.Unlock()
+		lastN = c.n
+
+		if werr == nil || werr == ErrClosed {
+			werr = j.write(c)
+		}
+		if werr != nil && werr != ErrClosed {
+			j.mu.Lock()
+			j.err = werr
+			j.mu.Unlock()
+		} else {
+			werr = nil
+			j.durable.Store(c.last)
+			j.groups.Add(1)
+		}
+		c.err = werr
+		j.spare, c.buf = c.buf, nil
+		close(c.done)
+		// Loop again: records enqueued while we synced are waiting.
+		select {
+		case j.wake <- struct{}{}:
+		default:
+		}
+	}
+}
+
+// write makes one group durable and rotates the segment if it is full.
+func (j *Journal) write(c *Commit) error {
+	if _, err := j.f.Write(c.buf); err != nil {
+		return fmt.Errorf("journal: write: %w", err)
+	}
+	j.size += int64(len(c.buf))
+	if err := j.opts.Sync(j.f); err != nil {
+		return fmt.Errorf("journal: fdatasync: %w", err)
+	}
+	if j.size < j.opts.SegmentBytes {
+		return nil
+	}
+	// The group is durable; a rotation failure only stops later appends.
+	if err := j.rotate(c.last + 1); err != nil {
+		j.mu.Lock()
+		j.err = err
+		j.mu.Unlock()
+	}
+	return nil
+}
+
+// rotate starts a new segment whose first record will be seq first.
+func (j *Journal) rotate(first uint64) error {
+	f, err := os.OpenFile(segmentPath(j.dir, first), os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+	if err != nil {
+		return fmt.Errorf("journal: rotate: %w", err)
+	}
+	if err := syncDir(j.dir); err != nil {
+		f.Close()
+		return fmt.Errorf("journal: rotate: %w", err)
+	}
+	old := j.f
+	j.f, j.size = f, 0
+	j.segMu.Lock()
+	j.segs = append(j.segs, first)
+	j.segMu.Unlock()
+	return old.Close()
+}
+
+// PruneThrough removes whole segments whose records all have sequence
+// numbers <= seq (typically the oldest snapshot kept). The active segment is
+// never removed.
+func (j *Journal) PruneThrough(seq uint64) error {
+	j.segMu.Lock()
+	defer j.segMu.Unlock()
+	k := 0
+	for k+1 < len(j.segs) && j.segs[k+1] <= seq+1 {
+		k++
+	}
+	if k == 0 {
+		return nil
+	}
+	for _, first := range j.segs[:k] {
+		if err := os.Remove(segmentPath(j.dir, first)); err != nil && !os.IsNotExist(err) {
+			return err
+		}
+	}
+	j.segs = append(j.segs[:0], j.segs[k:]...)
+	return syncDir(j.dir)
+}
+
+// Close waits for every enqueued record to be written and synced, then
+// closes the segment. Later appends fail with ErrClosed.
+func (j *Journal) Close() error {
+	j.mu.Lock()
+	if j.closing {
+		j.mu.Unlock()
+		<-j.stopped
+		return nil
+	}
+	j.closing = true
+	if j.err == nil {
+		j.err = ErrClosed
+	}
+	j.mu.Unlock()
+	select {
+	case j.wake <- struct{}{}:
+	default:
+	}
+	<-j.stopped
+	return j.f.Close()
+}

@@ -1,0 +1,129 @@
+package perps
+
+import "encoding/json"
+
+// Command kinds.
+const (
+	KCreateInstrument = "instrument"
+	KDeposit          = "deposit"
+	KIndex            = "index"
+	KCreateProxy      = "createProxy"
+	KDeleteProxy      = "deleteProxy"
+	KCreateOrders     = "createOrders"
+	KModify           = "modifyOrders"
+	KModifyCOID       = "modifyOrdersCOID"
+	KCancel           = "cancelOrders"
+	KCancelCOID       = "cancelOrdersCOID"
+	KCancelAll        = "cancelAll"
+)
+
+// Command is one journaled input. Account is the acting account's lower-case
+// address. Values are kept as the client sent them (decimal strings) and
+// parsed by the machine against the instrument's grid, so validation is
+// deterministic and replays the same.
+type Command struct {
+	Kind    string `json:"k"`
+	Account string `json:"a,omitempty"`
+	// Replay is the signed request's replay key (perpsauth.ReplayKey.Bytes),
+	// journaled so the replay cache can be re-seeded on recovery.
+	Replay []byte `json:"r,omitempty"`
+
+	Orders   []OrderReq  `json:"o,omitempty"`
+	Modifies []ModifyReq `json:"m,omitempty"`
+	OIDs     []uint64    `json:"oids,omitempty"`
+	COIDs    []string    `json:"coids,omitempty"`
+	IID      uint32      `json:"iid,omitempty"`
+
+	Instrument *InstrumentSpec `json:"inst,omitempty"`
+	Proxy      *Proxy          `json:"proxy,omitempty"`
+	Amount     string          `json:"amt,omitempty"`
+	Price      string          `json:"px,omitempty"`
+}
+
+// OrderReq is one createOrders item as sent. P and TIF are nil when absent.
+type OrderReq struct {
+	IID uint32  `json:"iid"`
+	Buy bool    `json:"buy"`
+	P   *string `json:"p,omitempty"`
+	Qty string  `json:"qty"`
+	TIF *string `json:"tif,omitempty"`
+	PO  bool    `json:"po,omitempty"`
+	RO  bool    `json:"ro,omitempty"`
+	C   string  `json:"c,omitempty"`
+	TR  bool    `json:"tr,omitempty"` // a trigger (TP/SL) was sent: not supported yet
+}
+
+// ModifyReq is one modify item: OID or COID, new price and new total qty.
+type ModifyReq struct {
+	OID  uint64 `json:"oid,omitempty"`
+	COID string `json:"coid,omitempty"`
+	P    string `json:"p"`
+	Qty  string `json:"qty"`
+}
+
+// InstrumentSpec is the operator's description of a new instrument.
+type InstrumentSpec struct {
+	Symbol        string `json:"symbol"`
+	Base          string `json:"base_asset,omitempty"`
+	Category      string `json:"category"`
+	PriceDecimals uint8  `json:"price_decimals"`
+	QtyDecimals   uint8  `json:"quantity_decimals"`
+	MaxLeverage   int64  `json:"max_leverage"`
+	MinNotional   string `json:"min_notional"`
+	// MaxPrice bounds order prices (the book's grid; memory grows with
+	// MaxPrice×10^price_decimals). Default 100,000, capped by book.MaxTicks.
+	MaxPrice string `json:"max_price,omitempty"`
+}
+
+// Encode is the journal payload of c.
+func (c *Command) Encode() []byte {
+	b, _ := json.Marshal(c)
+	return b
+}
+
+// DecodeCommand parses a journal payload.
+func DecodeCommand(b []byte) (*Command, error) {
+	var c Command
+	if err := json.Unmarshal(b, &c); err != nil {
+		return nil, err
+	}
+	return &c, nil
+}
+
+// Ack is one createOrders acknowledgement.
+type Ack struct {
+	Status string `json:"status"`
+	OID    uint64 `json:"oid,omitempty"`
+	COID   string `json:"coid,omitempty"`
+	Error  string `json:"error,omitempty"`
+}
+
+// ItemResult is one modify or cancel result.
+type ItemResult struct {
+	Status string     `json:"status"`
+	OID    uint64     `json:"oid,omitempty"`
+	COID   string     `json:"coid,omitempty"`
+	Order  *OrderWire `json:"order,omitempty"`
+	Error  string     `json:"error,omitempty"`
+}
+
+// Event is the outcome of one command: the reply for the submitter (Err for
+// a refused non-batch command, else Acks or Items) and the order and fill
+// updates for subscribers.
+type Event struct {
+	Err    string
+	Acks   []Ack
+	Items  []ItemResult
+	ID     uint64 // created instrument id / deposit id
+	Orders []OrderWire
+	Fills  []AccountFill
+	Trades []PublicTrade // public tape of this command
+	BBOs   []BBO         // instruments whose levels changed (timestamp = command ts)
+	Replay []byte
+}
+
+// AccountFill is a fill update addressed to one account.
+type AccountFill struct {
+	Account string
+	Fill    FillWire
+}

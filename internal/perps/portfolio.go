@@ -1,0 +1,119 @@
+package perps
+
+import "sort"
+
+// Portfolio is the private portfolio snapshot (perps.md §5). Until the margin
+// issue, maintenance margin is half the initial margin and the liquidation
+// price is not computed ("0"); the mark is the book mid, else the index, else
+// the last trade, else the entry price.
+type Portfolio struct {
+	Positions     []PortfolioPosition `json:"positions"`
+	Margin        MarginSummary       `json:"margin"`
+	Withdrawable  string              `json:"withdrawable"`
+	InLiquidation bool                `json:"in_liquidation"`
+	FeeTier       int                 `json:"fee_tier"`
+	Timestamp     int64               `json:"timestamp"`
+}
+
+// MarginSummary is Portfolio.margin.
+type MarginSummary struct {
+	TotalAccountValue      string `json:"total_account_value"`
+	AvailableOrderMargin   string `json:"available_order_margin"`
+	TotalInitialMargin     string `json:"total_initial_margin"`
+	TotalMaintenanceMargin string `json:"total_maintenance_margin"`
+	TotalPositionValue     string `json:"total_position_value"`
+}
+
+// PortfolioPosition is one position of the private portfolio.
+type PortfolioPosition struct {
+	ID                uint32 `json:"instrument_id"`
+	Symbol            string `json:"symbol"`
+	Size              string `json:"size"`
+	EntryPrice        string `json:"entry_price"`
+	Leverage          int64  `json:"leverage"`
+	Cross             bool   `json:"cross"`
+	InitialMargin     string `json:"initial_margin"`
+	MaintenanceMargin string `json:"maintenance_margin"`
+	PositionValue     string `json:"position_value"`
+	LiquidationPrice  string `json:"liquidation_price"`
+	UnrealizedPnL     string `json:"unrealized_pnl"`
+	ReturnOnEquity    string `json:"return_on_equity"`
+	CumulativeFunding string `json:"cumulative_funding"`
+	ADLIndex          int    `json:"adl_index"`
+}
+
+func (m *Machine) markTicks(in *Instrument, p *Position) int64 {
+	b, _, okb := in.book.BestBid()
+	a, _, oka := in.book.BestAsk()
+	switch {
+	case okb && oka:
+		return (a + b) / 2
+	case in.IndexTicks > 0:
+		return in.IndexTicks
+	case in.LastTicks > 0:
+		return in.LastTicks
+	case p != nil && p.Size != 0:
+		return p.Cost / abs(p.Size)
+	}
+	return 0
+}
+
+// PortfolioOf computes the account's portfolio at nowMs.
+func (m *Machine) PortfolioOf(addr string, nowMs int64) Portfolio {
+	out := Portfolio{Positions: []PortfolioPosition{}, Timestamp: nowMs}
+	a := m.accts[addr]
+	var bal, upnlSum, imSum, mmSum, valSum int64
+	if a != nil {
+		bal = a.Balance
+		ids := make([]uint32, 0, len(a.Positions))
+		for id, p := range a.Positions {
+			if p.Size != 0 {
+				ids = append(ids, id)
+			}
+		}
+		sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
+		for _, id := range ids {
+			p, in := a.Positions[id], m.inst[id]
+			g := in.grid()
+			lev := m.leverage(a, in)
+			mark := m.markTicks(in, p)
+			val := tickLotsToMicro(notional(mark, p.Size), in.PriceDecimals, in.QtyDecimals)
+			cost := tickLotsToMicro(p.Cost, in.PriceDecimals, in.QtyDecimals)
+			upnl := val - cost
+			if p.Size < 0 {
+				upnl = cost - val
+			}
+			im := val / lev
+			mm := im / 2
+			roe := "0"
+			if im > 0 {
+				roe = ratio(upnl, im, 0)
+			}
+			size := g.FormatQty(fixedQty(abs(p.Size)))
+			if p.Size < 0 {
+				size = "-" + size
+			}
+			out.Positions = append(out.Positions, PortfolioPosition{ID: id, Symbol: in.Symbol, Size: size,
+				EntryPrice: ratio(p.Cost, abs(p.Size), in.PriceDecimals), Leverage: lev,
+				InitialMargin: FormatMicro(im), MaintenanceMargin: FormatMicro(mm), PositionValue: FormatMicro(val),
+				LiquidationPrice: "0", UnrealizedPnL: FormatMicro(upnl), ReturnOnEquity: roe, CumulativeFunding: "0"})
+			upnlSum += upnl
+			imSum += im
+			mmSum += mm
+			valSum += val
+		}
+		for oid := range a.Open {
+			o := m.orders[oid]
+			if !o.Reduce {
+				in := m.inst[o.IID]
+				imSum += tickLotsToMicro(notional(o.Ticks, o.Lots-o.Filled), in.PriceDecimals, in.QtyDecimals) / m.leverage(a, in)
+			}
+		}
+	}
+	tav := bal + upnlSum
+	avail := max(tav-imSum, 0)
+	out.Margin = MarginSummary{TotalAccountValue: FormatMicro(tav), AvailableOrderMargin: FormatMicro(avail),
+		TotalInitialMargin: FormatMicro(imSum), TotalMaintenanceMargin: FormatMicro(mmSum), TotalPositionValue: FormatMicro(valSum)}
+	out.Withdrawable = FormatMicro(min(avail, max(bal, 0)))
+	return out
+}

@@ -1,0 +1,144 @@
+package perps
+
+// Wire shapes (perps.md §5). Decimals are strings, ids and timestamps
+// integers; optional fields are omitted, never null.
+
+// OrderWire is the short-named order (WS `orders`, modify results).
+type OrderWire struct {
+	OID     uint64 `json:"oid"`
+	IID     uint32 `json:"iid"`
+	Buy     bool   `json:"buy"`
+	P       string `json:"p"`
+	Qty     string `json:"qty"`
+	TIF     string `json:"tif"`
+	PO      bool   `json:"po"`
+	RO      bool   `json:"ro"`
+	Status  string `json:"status"`
+	Rest    string `json:"rest"`
+	Fill    string `json:"fill"`
+	CTS     int64  `json:"cts"`
+	UTS     int64  `json:"uts"`
+	COID    string `json:"coid,omitempty"`
+	Account string `json:"-"`
+}
+
+// OrderData is the long-named order of the REST queries.
+type OrderData struct {
+	OrderID  uint64 `json:"order_id"`
+	IID      uint32 `json:"instrument_id"`
+	Buy      bool   `json:"buy"`
+	Price    string `json:"price"`
+	Quantity string `json:"quantity"`
+	TIF      string `json:"tif"`
+	PostOnly bool   `json:"post_only"`
+	RO       bool   `json:"ro"`
+	Status   string `json:"status"`
+	Resting  string `json:"resting_quantity"`
+	Filled   string `json:"filled_quantity"`
+	Created  int64  `json:"created_timestamp"`
+	Updated  int64  `json:"updated_timestamp"`
+	COID     string `json:"client_order_id,omitempty"`
+}
+
+// FillWire is the short-named fill (WS `fills`).
+type FillWire struct {
+	TID   uint64 `json:"tid"`
+	OID   uint64 `json:"oid"`
+	IID   uint32 `json:"iid"`
+	Side  string `json:"side"`
+	P     string `json:"p"`
+	Qty   string `json:"qty"`
+	Taker bool   `json:"taker"`
+	Fee   string `json:"fee"`
+	FEA   string `json:"fea"`
+	PSZ   string `json:"psz"`
+	PEP   string `json:"pep"`
+	PnL   string `json:"pnl"`
+	Liq   bool   `json:"liq"`
+	ADL   bool   `json:"adl"`
+	TS    int64  `json:"ts"`
+}
+
+// TradeData is the long-named account fill (GET /v1/account/fills).
+type TradeData struct {
+	TradeID     uint64 `json:"trade_id"`
+	OrderID     uint64 `json:"order_id"`
+	IID         uint32 `json:"instrument_id"`
+	Side        string `json:"side"`
+	Price       string `json:"price"`
+	Quantity    string `json:"quantity"`
+	Taker       bool   `json:"taker"`
+	Fee         string `json:"fee"`
+	FeeAsset    string `json:"fee_asset"`
+	PrevSize    string `json:"previous_size"`
+	PrevEntry   string `json:"previous_entry_price"`
+	PnL         string `json:"pnl"`
+	Liquidation bool   `json:"liquidation"`
+	ADL         bool   `json:"adl"`
+	Timestamp   int64  `json:"timestamp"`
+	Hash        string `json:"hash"`
+}
+
+// Asset is the collateral asset name.
+const Asset = "pUSD"
+
+func side(buy bool) string {
+	if buy {
+		return "long"
+	}
+	return "short"
+}
+
+func (m *Machine) orderWire(o *Order) OrderWire {
+	in := m.inst[o.IID]
+	g := in.grid()
+	p := "0"
+	if o.Ticks > 0 {
+		p = g.FormatPrice(fixedPrice(o.Ticks))
+	}
+	rest := int64(0)
+	if !o.Terminal {
+		rest = o.Lots - o.Filled
+	}
+	return OrderWire{OID: o.OID, IID: o.IID, Buy: o.Buy, P: p, Qty: g.FormatQty(fixedQty(o.Lots)),
+		TIF: o.TIF, PO: o.PostOnly, RO: o.Reduce, Status: o.Status, Rest: g.FormatQty(fixedQty(rest)),
+		Fill: g.FormatQty(fixedQty(o.Filled)), CTS: o.Created, UTS: o.Updated, COID: o.COID, Account: o.Account}
+}
+
+// OrderData renders o in the long REST form.
+func (m *Machine) orderData(o *Order) OrderData {
+	w := m.orderWire(o)
+	return OrderData{OrderID: w.OID, IID: w.IID, Buy: w.Buy, Price: w.P, Quantity: w.Qty, TIF: w.TIF,
+		PostOnly: w.PO, RO: w.RO, Status: w.Status, Resting: w.Rest, Filled: w.Fill, Created: w.CTS,
+		Updated: w.UTS, COID: w.COID}
+}
+
+func (m *Machine) fillWire(f *Fill) FillWire {
+	in := m.inst[f.IID]
+	g := in.grid()
+	pep := "0"
+	if f.PrevSize != 0 {
+		pep = ratio(f.PrevCost, abs(f.PrevSize), in.PriceDecimals)
+	}
+	psz := g.FormatQty(fixedQty(abs(f.PrevSize)))
+	if f.PrevSize < 0 {
+		psz = "-" + psz
+	}
+	return FillWire{TID: f.TID, OID: f.OID, IID: f.IID, Side: side(f.Buy), P: g.FormatPrice(fixedPrice(f.Ticks)),
+		Qty: g.FormatQty(fixedQty(f.Lots)), Taker: f.Taker, Fee: FormatMicro(f.Fee), FEA: Asset, PSZ: psz,
+		PEP: pep, PnL: FormatMicro(f.PnL), TS: f.TS}
+}
+
+func (m *Machine) tradeData(f *Fill) TradeData {
+	w := m.fillWire(f)
+	return TradeData{TradeID: w.TID, OrderID: w.OID, IID: w.IID, Side: w.Side, Price: w.P, Quantity: w.Qty,
+		Taker: w.Taker, Fee: w.Fee, FeeAsset: w.FEA, PrevSize: w.PSZ, PrevEntry: w.PEP, PnL: w.PnL,
+		Timestamp: w.TS, Hash: "0x"}
+}
+
+func abs(v int64) int64 {
+	if v < 0 {
+		return -v
+	}
+	return v
+}

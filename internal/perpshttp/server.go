@@ -1,0 +1,234 @@
+// Package perpshttp is the perpetuals exchange's HTTP API (REST under /v1)
+// and its operator API. It authenticates (internal/perpsauth), rate-limits,
+// turns requests into perps commands and submits them through the journaled
+// engine: nothing is acknowledged before its command is durable. Reads run on
+// the engine's apply goroutine through engine.View.
+package perpshttp
+
+import (
+	"encoding/json"
+	"errors"
+	"log/slog"
+	"net/http"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"pmx/internal/engine"
+	"pmx/internal/perps"
+	"pmx/internal/perpsauth"
+	"pmx/internal/secp"
+)
+
+// Options configures a Server. Zero fields take defaults.
+type Options struct {
+	Dir   string       // data directory (journal and snapshots); required
+	Log   *slog.Logger // default slog.Default()
+	Clock func() time.Time
+	// DomainName is the EIP-712 domain name (default "Polymarket").
+	DomainName string
+	// MaxModifies per order (default 10,000); tests lower it.
+	MaxModifies int
+	// IPBudget is request weight per IP per minute (default 1,000);
+	// ActionBudget action weight per account per minute (default 5,000).
+	IPBudget, ActionBudget int
+	// SnapshotEvery journal records (default 10,000).
+	SnapshotEvery uint64
+	// WSIdle closes a WebSocket with no inbound message for this long
+	// (default 65 s).
+	WSIdle time.Duration
+	// WSMessages is inbound WebSocket message weight per IP per minute
+	// (default 1,000).
+	WSMessages int
+}
+
+// Server is the perps API over one engine.
+type Server struct {
+	opt   Options
+	log   *slog.Logger
+	now   func() time.Time
+	eng   *engine.Engine[perps.Event]
+	ver   *perpsauth.Verifier
+	ip    *buckets
+	acts  *buckets
+	creds creds
+
+	wsMsgs  *buckets
+	hub     hub
+	stop    chan struct{}
+	fanDone chan struct{}
+
+	closeOnce sync.Once
+	closeErr  error
+}
+
+// creds mirrors the machine's proxies for authentication without a trip
+// through the engine. Only this server submits proxy commands, so updating
+// the mirror after each accepted one keeps it exact.
+type creds struct {
+	mu      sync.RWMutex
+	proxies map[string]perps.Proxy
+}
+
+func (c *creds) get(addr string) (perps.Proxy, bool) {
+	c.mu.RLock()
+	p, ok := c.proxies[addr]
+	c.mu.RUnlock()
+	return p, ok
+}
+
+func (c *creds) put(p perps.Proxy) {
+	c.mu.Lock()
+	c.proxies[p.Addr] = p
+	c.mu.Unlock()
+}
+
+// New opens (or recovers) the exchange in opt.Dir.
+func New(opt Options) (*Server, error) {
+	if opt.Dir == "" {
+		return nil, errors.New("perpshttp: Options.Dir is required")
+	}
+	if opt.Log == nil {
+		opt.Log = slog.Default()
+	}
+	if opt.Clock == nil {
+		opt.Clock = time.Now
+	}
+	if opt.IPBudget <= 0 {
+		opt.IPBudget = 1000
+	}
+	if opt.ActionBudget <= 0 {
+		opt.ActionBudget = 5000
+	}
+	if opt.WSIdle <= 0 {
+		opt.WSIdle = 65 * time.Second
+	}
+	if opt.WSMessages <= 0 {
+		opt.WSMessages = 1000
+	}
+	if opt.SnapshotEvery == 0 {
+		opt.SnapshotEvery = 10000
+	}
+	s := &Server{opt: opt, log: opt.Log, now: opt.Clock, creds: creds{proxies: map[string]perps.Proxy{}}}
+	s.ver = perpsauth.New(perpsauth.Config{DomainName: opt.DomainName})
+	s.ip = newBuckets(opt.IPBudget, time.Minute)
+	s.acts = newBuckets(opt.ActionBudget, time.Minute)
+	s.wsMsgs = newBuckets(opt.WSMessages, time.Minute)
+	s.hub.conns = map[*wsConn]struct{}{}
+	s.stop, s.fanDone = make(chan struct{}), make(chan struct{})
+	m := perps.New(perps.Config{MaxModifies: opt.MaxModifies, OnReplay: s.seedReplay})
+	// No Validate hook: every command is built by this package, and the
+	// machine answers a malformed one with an event anyway.
+	eng, rec, err := engine.Open(engine.Config{Dir: opt.Dir, SnapshotEvery: opt.SnapshotEvery},
+		engine.Machine[perps.Event](m))
+	if err != nil {
+		return nil, err
+	}
+	s.eng = eng
+	s.log.Info("perps recovered", "snapshot", rec.SnapshotSeq, "replayed", rec.Replayed)
+	err = eng.View(func(mm engine.Machine[perps.Event], _ uint64) {
+		for _, p := range mm.(*perps.Machine).Proxies() {
+			s.creds.put(p)
+		}
+	})
+	if err != nil {
+		eng.Close()
+		return nil, err
+	}
+	go s.fanout(s.stop)
+	go s.bookTicker(s.stop)
+	return s, nil
+}
+
+// seedReplay re-seeds the replay cache from journaled commands (recovery and
+// live apply alike; Add ignores keys that already expired or are present).
+func (s *Server) seedReplay(b []byte) {
+	if len(b) != 32 {
+		return
+	}
+	_ = s.ver.Replay().Add(perpsauth.ReplayKeyFromBytes([32]byte(b)), s.now().UnixMilli())
+}
+
+// Close stops the engine (everything acknowledged is already durable).
+// Open WebSockets are closed first.
+// Close is idempotent.
+func (s *Server) Close() error {
+	s.closeOnce.Do(func() { s.closeErr = s.close() })
+	return s.closeErr
+}
+
+func (s *Server) close() error {
+	close(s.stop)
+	for _, c := range s.conns() {
+		c.c.Close(websocket.StatusGoingAway, "server shutting down")
+	}
+	err := s.eng.Close()
+	<-s.fanDone
+	return err
+}
+
+// submit journals and applies c; the single event is the command's outcome.
+func (s *Server) submit(c *perps.Command) (perps.Event, error) {
+	res, err := s.eng.Submit(s.now().UnixMilli(), c.Encode())
+	if err != nil {
+		return perps.Event{}, err
+	}
+	return res.Events[0], nil
+}
+
+// view runs fn on the apply goroutine.
+func (s *Server) view(fn func(m *perps.Machine)) error {
+	return s.eng.View(func(mm engine.Machine[perps.Event], _ uint64) { fn(mm.(*perps.Machine)) })
+}
+
+// resolve maps an active proxy to its account (perpsauth.Resolver).
+func (s *Server) resolve(signer secp.Address, nowMs int64) (secp.Address, bool) {
+	p, ok := s.creds.get(signer.Hex())
+	if !ok || !p.Active(nowMs) {
+		return secp.Address{}, false
+	}
+	a, err := secp.ParseAddress(p.Account)
+	return a, err == nil
+}
+
+type errBody struct {
+	Status string `json:"status"`
+	Error  string `json:"error,omitempty"` // absent on {status:"ok"} (WebSocket acks)
+}
+
+func writeJSON(w http.ResponseWriter, code int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(code)
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+func writeErr(w http.ResponseWriter, code int, msg string) {
+	writeJSON(w, code, errBody{Status: "err", Error: msg})
+}
+
+// writeErrBatch answers a whole-request rejection on a batch route: a
+// one-element array.
+func writeErrBatch(w http.ResponseWriter, code int, msg string) {
+	writeJSON(w, code, []errBody{{Status: "err", Error: msg}})
+}
+
+func retryAfter(w http.ResponseWriter, d time.Duration) {
+	sec := int64((d + time.Second - 1) / time.Second)
+	if sec < 1 {
+		sec = 1
+	}
+	w.Header().Set("Retry-After", strconv.FormatInt(sec, 10))
+}
+
+// engineErr answers a failed Submit or View: the engine is closed or its
+// journal failed; the outcome is unknown to the client.
+func (s *Server) engineErr(w http.ResponseWriter, err error, batch bool) {
+	s.log.Error("perps engine", "err", err)
+	if batch {
+		writeErrBatch(w, http.StatusServiceUnavailable, "service_unavailable")
+		return
+	}
+	writeErr(w, http.StatusServiceUnavailable, "service_unavailable")
+}
