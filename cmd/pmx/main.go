@@ -22,6 +22,8 @@ Usage:
                                   write the demo world as ledger events (NDJSON)
   pmx ingest [--data-dir DIR] FILE
                                   apply a ledger file to the data dir atomically
+  pmx bench  [--clients N] [--duration D] URL...
+                                  drive running listeners, print latency percentiles
   pmx help                        this text
 
 Run 'pmx <command> -h' for a command's flags. Every serve flag can also be set
@@ -51,6 +53,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return demoCmd(ctx, args[1:], stdout, stderr)
 	case "ingest":
 		return ingestCmd(ctx, args[1:], stdout, stderr)
+	case "bench":
+		return benchCmd(ctx, args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil
