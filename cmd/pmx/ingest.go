@@ -50,7 +50,13 @@ func ingestCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	defer dd.Close()
-	st, err := openStores(ctx, dd.File(dbFile))
+	var apply *progress.Bar
+	st, err := openStores(ctx, dd.File(dbFile), func(done, total int) {
+		if apply == nil {
+			apply = progress.New("apply", int64(total), stderr, log)
+		}
+		apply.Set(int64(done))
+	})
 	if err != nil {
 		return err
 	}
@@ -81,6 +87,9 @@ func ingestCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	log.Info("applying", "events", len(events))
 	n, err := st.pipeline.Apply(ctx, events)
+	if apply != nil {
+		apply.Finish()
+	}
 	if err != nil {
 		return err
 	}

@@ -150,3 +150,41 @@ func TestWorkloadCoverage(t *testing.T) {
 	}
 	t.Logf("kinds %v\nreasons %v\nmatches %v", kinds, reasons, matches)
 }
+
+// FuzzBook decodes a command stream from the fuzzer's bytes (the journal
+// encoding) and runs it through the book, the reference and the auditor.
+func FuzzBook(f *testing.F) {
+	for _, seed := range []uint64{1, 2, 3, 5} {
+		_, wc := scenario(seed)
+		var b []byte
+		for _, c := range workload.Generate(wc, 40) {
+			b, _ = c.AppendBinary(b)
+		}
+		f.Add(byte(seed), b)
+	}
+	f.Fuzz(func(t *testing.T, mode byte, data []byte) {
+		cfg := book.Config{Ticks: []int64{16, 100}[mode&1], Complement: mode&2 != 0, STP: book.STPMode(mode >> 2 % 3), ReduceOnly: limiter{}}
+		real, ref, aud := book.New(cfg), book.NewReference(cfg), newAuditor()
+		for i := 0; len(data) > 0 && i < 500; i++ {
+			var c book.Command
+			n, err := c.Decode(data)
+			if err != nil {
+				return
+			}
+			data = data[n:]
+			e1, e2 := real.Apply(&c, nil), ref.Apply(&c, nil)
+			if !reflect.DeepEqual(e1, e2) {
+				t.Fatalf("cmd %d %+v:\n book %s\n ref  %s", i, c, fmtEvents(e1), fmtEvents(e2))
+			}
+			if err := aud.apply(&c, e1); err != nil {
+				t.Fatalf("cmd %d %+v: %v", i, c, err)
+			}
+			if err := aud.check(real); err != nil {
+				t.Fatalf("cmd %d %+v: %v", i, c, err)
+			}
+		}
+		if book.Hash(real) != book.Hash(ref) {
+			t.Fatal("hashes differ")
+		}
+	})
+}

@@ -20,6 +20,7 @@ type Serve struct {
 	PerpsAddr   string
 	AdminAddr   string
 	Demo        bool
+	IPLimits    bool // the contract's IP-based request limits (off: benchmarks, local use)
 	DemoSeed    int64
 	DemoScale   float64
 	// DemoMarketMakers runs the perps demo market makers (only on an
@@ -39,6 +40,7 @@ func Defaults() Serve {
 		PerpsAddr:        "127.0.0.1:8084",
 		AdminAddr:        "127.0.0.1:8089",
 		Demo:             true,
+		IPLimits:         true,
 		DemoSeed:         1,
 		DemoScale:        1,
 		DemoMarketMakers: true,
@@ -61,6 +63,7 @@ func (c *Serve) Bind(fs *flag.FlagSet, env func(string) string) {
 	str(&c.AdminAddr, "admin-addr", d.AdminAddr, "admin listen address (loopback by default)")
 	str(&c.LogFormat, "log-format", d.LogFormat, "log format: text or json")
 	fs.BoolVar(&c.Demo, "demo", envBool(env, "demo", d.Demo), "load the demo world into an empty data dir (env PMX_DEMO)")
+	fs.BoolVar(&c.IPLimits, "ip-limits", envBool(env, "ip-limits", d.IPLimits), "enforce the IP-based request limits (env PMX_IP_LIMITS)")
 	fs.Int64Var(&c.DemoSeed, "demo-seed", envInt(env, "demo-seed", d.DemoSeed), "demo world seed (env PMX_DEMO_SEED)")
 	fs.Float64Var(&c.DemoScale, "demo-scale", envFloat(env, "demo-scale", d.DemoScale), "demo world scale, 1 = full size (env PMX_DEMO_SCALE)")
 	fs.BoolVar(&c.DemoMarketMakers, "demo-market-makers", envBool(env, "demo-market-makers", d.DemoMarketMakers), "run the perps demo market makers on a demo-seeded exchange (env PMX_DEMO_MARKET_MAKERS)")

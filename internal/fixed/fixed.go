@@ -101,14 +101,11 @@ func parse(s string) (decimal, error) {
 	if seenPoint && fracDigits == 0 {
 		return d, errSyntax
 	}
-	// Trailing fractional zeros carry no value; drop them from the scale.
-	scale := fracDigits
-	if last < 0 {
-		scale = 0
-	} else if last >= intDigits {
+	// Trailing fractional zeros carry no value: the scale ends at the last
+	// nonzero fractional digit (0 for an integer value).
+	scale := 0
+	if last >= intDigits {
 		scale = last - intDigits + 1
-	} else {
-		scale = 0
 	}
 	// Accumulate digits up to the last significant fractional digit.
 	end := intDigits + scale

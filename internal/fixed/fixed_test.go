@@ -2,9 +2,22 @@ package fixed
 
 import (
 	"errors"
+	"math/big"
 	"strings"
 	"testing"
 )
+
+// exact checks v units of 10^-decimals against s using math/big as oracle.
+func exact(t *testing.T, s string, v int64, decimals uint8) {
+	r, ok := new(big.Rat).SetString(s)
+	if !ok {
+		t.Fatalf("accepted %q that big.Rat cannot read", s)
+	}
+	want := new(big.Rat).SetFrac(big.NewInt(v), new(big.Int).Exp(big.NewInt(10), big.NewInt(int64(decimals)), nil))
+	if r.Cmp(want) != 0 {
+		t.Fatalf("%q parsed to %d units of 1e-%d", s, v, decimals)
+	}
+}
 
 func TestParsePrice(t *testing.T) {
 	in := Instrument{PriceDecimals: 3, QtyDecimals: 2}
@@ -121,6 +134,7 @@ func FuzzParse(f *testing.F) {
 			if p <= 0 {
 				t.Fatalf("ParsePrice(%q) = %d", s, p)
 			}
+			exact(t, s, int64(p), in.PriceDecimals)
 			f := in.FormatPrice(p)
 			p2, err := in.ParsePrice(f)
 			if err != nil || p2 != p {
@@ -134,6 +148,7 @@ func FuzzParse(f *testing.F) {
 			if q <= 0 {
 				t.Fatalf("ParseQty(%q) = %d", s, q)
 			}
+			exact(t, s, int64(q), in.QtyDecimals)
 			f := in.FormatQty(q)
 			q2, err := in.ParseQty(f)
 			if err != nil || q2 != q {

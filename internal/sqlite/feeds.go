@@ -2,15 +2,22 @@ package sqlite
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"strconv"
 
 	"pmx/internal/amount"
 	"pmx/internal/store"
 )
 
-const activitySelect = `SELECT a.seq, a.ts, a.type, a.mid, a.tid, a.side, a.size, a.usdc, a.price, a.tx,
-	w.address, w.name, w.pseudonym, w.bio, w.profile_image
-	FROM activity a JOIN wallets w ON w.wid = a.wid WHERE `
+const feedCols = `SELECT a.seq, a.ts, a.type, a.mid, a.tid, a.side, a.size, a.usdc, a.price, a.tx, `
+
+// activitySelect joins each row's wallet (market and global feeds);
+// walletFeedSelect leaves the profile to the caller, who knows the one wallet.
+const (
+	activitySelect   = feedCols + `w.address, w.name, w.pseudonym, w.bio, w.profile_image FROM activity a JOIN wallets w ON w.wid = a.wid WHERE `
+	walletFeedSelect = feedCols + `'', '', '', '', '' FROM activity a WHERE `
+)
 
 // feedRow is one scanned activity row with its enrichment.
 type feedRow struct {
@@ -24,7 +31,7 @@ type feedRow struct {
 
 // feed runs an activity query ordered by (ts, seq) with keyset seeking and
 // returns n rows at most.
-func (db *DB) feed(ctx context.Context, w *where, win store.Window, asc bool, after *store.FeedKey, n int) ([]feedRow, error) {
+func (db *DB) feed(ctx context.Context, sel string, w *where, win store.Window, asc bool, after *store.FeedKey, n int) ([]feedRow, error) {
 	lo, hi := win.Start, win.End
 	if hi == 0 {
 		hi = 1<<63 - 1
@@ -43,7 +50,7 @@ func (db *DB) feed(ctx context.Context, w *where, win store.Window, asc bool, af
 	if asc {
 		order = " ORDER BY a.ts, a.seq"
 	}
-	return db.scanFeed(ctx, activitySelect+w.sql()+order+" LIMIT "+strconv.Itoa(n), w.args...)
+	return db.scanFeed(ctx, sel+w.sql()+order+" LIMIT "+strconv.Itoa(n), w.args...)
 }
 
 func (db *DB) scanFeed(ctx context.Context, q string, args ...any) ([]feedRow, error) {
@@ -121,11 +128,11 @@ func (db *DB) Trades(ctx context.Context, p store.TradesParams) (store.Page[stor
 	var rows []feedRow
 	var err error
 	if p.User != "" {
-		wid, ok, err := db.walletID(ctx, p.User)
+		wp, ok, err := db.walletProfile(ctx, p.User)
 		if err != nil || !ok {
 			return none, err
 		}
-		w.add("a.wid = ?", wid)
+		w.add("a.wid = ?", wp.wid)
 		if mids != nil {
 			w.in("a.mid", mids)
 		}
@@ -140,7 +147,8 @@ func (db *DB) Trades(ctx context.Context, p store.TradesParams) (store.Page[stor
 		if p.Side != "" {
 			w.add("a.side = ?", sideCode(p.Side))
 		}
-		rows, err = db.feed(ctx, w, p.Window, false, p.After, p.Limit+1)
+		rows, err = db.feed(ctx, walletFeedSelect, w, p.Window, false, p.After, p.Limit+1)
+		wp.fill(rows)
 	} else {
 		win = store.GlobalFeedWindow(p.Now)
 		if mids != nil || len(p.EventIDs) > 0 {
@@ -167,11 +175,11 @@ func (db *DB) Trades(ctx context.Context, p store.TradesParams) (store.Page[stor
 			if p.Side != "" {
 				w.add("a.side = ?", sideCode(p.Side))
 			}
-			rows, err = db.feed(ctx, w, win, false, p.After, p.Limit+1)
+			rows, err = db.feed(ctx, activitySelect, w, win, false, p.After, p.Limit+1)
 		} else {
 			// Each taker row yields at least one row, except possibly the
 			// first (its maker may be the seek key itself): read one more.
-			if rows, err = db.feed(ctx, w, win, false, p.After, p.Limit+2); err == nil {
+			if rows, err = db.feed(ctx, activitySelect, w, win, false, p.After, p.Limit+2); err == nil {
 				rows, err = db.withMakers(ctx, rows, p.After, sideCode(p.Side), p.Limit+1)
 			}
 		}
@@ -258,12 +266,12 @@ func sideCode(s string) int {
 func (db *DB) Activity(ctx context.Context, p store.ActivityParams) (store.Page[store.Activity, store.FeedKey], error) {
 	var none store.Page[store.Activity, store.FeedKey]
 	cat := db.cat.Load()
-	wid, ok, err := db.walletID(ctx, p.User)
+	wp, ok, err := db.walletProfile(ctx, p.User)
 	if err != nil || !ok {
 		return none, err
 	}
 	w := &where{}
-	w.add("a.wid = ?", wid)
+	w.add("a.wid = ?", wp.wid)
 	types := activityTypeCodes(p.Types, p.IncludeDepositsWithdrawals)
 	if len(types) == 0 {
 		return none, nil
@@ -284,10 +292,11 @@ func (db *DB) Activity(ctx context.Context, p store.ActivityParams) (store.Page[
 	if p.Side != "" {
 		w.add("a.side = ?", sideCode(p.Side))
 	}
-	rows, err := db.feed(ctx, w, p.Window, p.Ascending, p.After, p.Limit+1)
+	rows, err := db.feed(ctx, walletFeedSelect, w, p.Window, p.Ascending, p.After, p.Limit+1)
 	if err != nil {
 		return none, err
 	}
+	wp.fill(rows)
 	out := make([]store.Activity, len(rows))
 	for i, r := range rows {
 		e := cat.enrich(r.mid, r.tid)
@@ -323,4 +332,27 @@ func activityTypeCodes(types []string, includeDW bool) []int64 {
 		}
 	}
 	return out
+}
+
+// walletProf is one wallet's id and profile, for the wallet feeds' rows.
+type walletProf struct {
+	wid                            int64
+	addr, name, pseudo, bio, image string
+}
+
+func (db *DB) walletProfile(ctx context.Context, addr string) (walletProf, bool, error) {
+	wp := walletProf{addr: addr}
+	err := db.r.QueryRowContext(ctx, `SELECT wid, name, pseudonym, bio, profile_image FROM wallets WHERE address = ?`,
+		addr).Scan(&wp.wid, &wp.name, &wp.pseudo, &wp.bio, &wp.image)
+	if errors.Is(err, sql.ErrNoRows) {
+		return wp, false, nil
+	}
+	return wp, err == nil, err
+}
+
+func (wp walletProf) fill(rows []feedRow) {
+	for i := range rows {
+		r := &rows[i]
+		r.addr, r.name, r.pseudo, r.bio, r.image = wp.addr, wp.name, wp.pseudo, wp.bio, wp.image
+	}
 }

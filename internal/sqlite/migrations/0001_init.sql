@@ -87,9 +87,7 @@ CREATE TABLE positions (
 	traded     INTEGER NOT NULL, -- 1 once a fill touched it
 	PRIMARY KEY (wid, tid)
 ) WITHOUT ROWID;
--- Covers the market anchor's scan (the primary key columns come with it):
--- thousands of holders are read without a lookup each.
-CREATE INDEX positions_mid ON positions(mid, size, cost, realized, last_at);
+CREATE INDEX positions_mid ON positions(mid);
 
 CREATE TABLE combo_positions (
 	wid        INTEGER NOT NULL,
