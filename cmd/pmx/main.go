@@ -22,6 +22,10 @@ Usage:
                                   write the demo world as ledger events (NDJSON)
   pmx ingest [--data-dir DIR] FILE
                                   apply a ledger file to the data dir atomically
+  pmx admin  [--admin-url URL] [--data-dir DIR] COMMAND
+                                  operator commands (perps instruments, deposits, index)
+  pmx bench  [--clients N] [--duration D] URL...
+                                  drive running listeners, print latency percentiles
   pmx help                        this text
 
 Run 'pmx <command> -h' for a command's flags. Every serve flag can also be set
@@ -51,6 +55,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return demoCmd(ctx, args[1:], stdout, stderr)
 	case "ingest":
 		return ingestCmd(ctx, args[1:], stdout, stderr)
+	case "admin":
+		return adminCmd(ctx, args[1:], stdout, stderr)
+	case "bench":
+		return benchCmd(ctx, args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return nil

@@ -68,7 +68,11 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	st := stores.data
 
 	metrics := server.NewMetrics()
-	data := dataapi.New(dataapi.Options{Store: st, CursorKey: []byte(cursorKey), Log: log})
+	dataOpts := dataapi.Options{Store: st, CursorKey: []byte(cursorKey), Log: log}
+	if !cfg.IPLimits {
+		dataOpts.Limits = &ratelimit.Config{}
+	}
+	data := dataapi.New(dataOpts)
 	catLimiter, err := ratelimit.New(ratelimit.CatalogDefaults(), nil)
 	if err != nil {
 		return err
@@ -84,6 +88,11 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	defer perpsSrv.Close() // after the listeners have shut down (defers run last-in first-out)
+	stopMM, err := startPerpsDemo(perpsSrv, cfg, log)
+	if err != nil {
+		return err
+	}
+	defer stopMM() // before perpsSrv.Close
 
 	adminRoutes := map[string]http.Handler{"POST /admin/catalog": catalog.ImportHandler(stores.catalog)}
 	maps.Copy(adminRoutes, perpsSrv.AdminRoutes())
@@ -95,9 +104,9 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	g := &server.Group{Log: log, Metrics: metrics, Listeners: []*server.Listener{
 		{Name: "data", Addr: cfg.DataAddr, Handler: data, Wrap: dataapi.Trace},
 		{Name: "catalog", Addr: cfg.CatalogAddr, Handler: catalogAPI,
-			Wrap: ratelimit.Middleware{L: catLimiter, Reject: catalogRateLimited}.Wrap},
+			Wrap: ipLimit(cfg.IPLimits, ratelimit.Middleware{L: catLimiter, Reject: catalogRateLimited})},
 		{Name: "clob", Addr: cfg.ClobAddr, Handler: clobAPI,
-			Wrap: ratelimit.Middleware{L: clobLimiter, Reject: clob.RateLimited}.Wrap},
+			Wrap: ipLimit(cfg.IPLimits, ratelimit.Middleware{L: clobLimiter, Reject: clob.RateLimited})},
 		// The perps listener limits by request weight itself (429, no delay).
 		{Name: "perps", Addr: cfg.PerpsAddr, Handler: perpsSrv.Handler()},
 		{Name: "admin", Addr: cfg.AdminAddr, Handler: adminMux},
@@ -224,4 +233,13 @@ func newCLOB(ctx context.Context, dd *server.DataDir, st *stores, log *slog.Logg
 	}
 	lim, err := ratelimit.New(ratelimit.CLOBDefaults(), nil)
 	return h, lim, err
+}
+
+// ipLimit is the listener wrapper enforcing the IP-based request limits, or
+// nothing when they are switched off (--ip-limits=false).
+func ipLimit(on bool, m ratelimit.Middleware) func(http.Handler) http.Handler {
+	if !on {
+		return nil
+	}
+	return m.Wrap
 }

@@ -7,9 +7,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"log/slog"
 	"net/http"
 
 	"pmx/internal/ledger"
+	"pmx/internal/store"
 )
 
 // Applier applies a validated batch atomically (store.Store satisfies it).
@@ -68,12 +70,13 @@ func (h *Handler) postLedger(w http.ResponseWriter, r *http.Request) {
 	}
 	n, err := h.Ledger.Apply(r.Context(), events)
 	if err != nil {
-		var le *ledger.LineError
-		if errors.As(err, &le) {
-			writeJSON(w, http.StatusBadRequest, map[string]any{"error": le.Error(), "code": "invalid_request", "line": le.Line})
+		var rej *store.RejectedError
+		if errors.As(err, &rej) {
+			writeJSON(w, http.StatusBadRequest, map[string]any{"error": rej.Error(), "code": "invalid_request", "event": rej.Event})
 			return
 		}
-		writeJSON(w, http.StatusBadRequest, map[string]string{"error": err.Error(), "code": "invalid_request"})
+		slog.Error("ledger apply failed", "err", err)
+		writeJSON(w, http.StatusInternalServerError, map[string]string{"error": "ledger apply failed: " + err.Error(), "code": "internal"})
 		return
 	}
 	writeJSON(w, http.StatusOK, map[string]int{"applied": n})

@@ -78,3 +78,20 @@ func TestUnknownAdminRouteIs404JSON(t *testing.T) {
 		t.Fatalf("%d %s", resp.StatusCode, resp.Header.Get("Content-Type"))
 	}
 }
+
+// TestPostLedgerEventRejectedByTheStoreIs400: a well-formed line the store
+// refuses on its merits (a trade on a token no market declares) is the
+// caller's fault: 400 naming the event, nothing applied.
+func TestPostLedgerEventRejectedByTheStoreIs400(t *testing.T) {
+	srv, db := MustServer(t)
+	trade := `{"kind":"trade","tx_hash":"0x` + strings.Repeat("01", 32) + `","log_index":1,"block_number":10,"timestamp":1800000000,"token_id":"999","maker":"0x` +
+		strings.Repeat("0a", 20) + `","taker":"0x` + strings.Repeat("0b", 20) + `","side":"BUY","price":"0.5","size":"1"}`
+	code, body := post(t, srv.URL+"/admin/ledger", market+"\n"+trade+"\n")
+	if code != 400 || body["event"] != float64(2) || body["code"] != "invalid_request" {
+		t.Fatalf("%d %v", code, body)
+	}
+	wm, _ := db.Watermark(context.Background())
+	if wm.Applied != 0 {
+		t.Fatalf("applied %d", wm.Applied)
+	}
+}

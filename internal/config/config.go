@@ -8,6 +8,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"time"
 )
 
 // Serve is the configuration of `pmx serve`.
@@ -19,24 +20,32 @@ type Serve struct {
 	PerpsAddr   string
 	AdminAddr   string
 	Demo        bool
+	IPLimits    bool // the contract's IP-based request limits (off: benchmarks, local use)
 	DemoSeed    int64
 	DemoScale   float64
-	LogFormat   string // text or json
+	// DemoMarketMakers runs the perps demo market makers (only on an
+	// exchange seeded by the demo); DemoMMInterval is their requote period.
+	DemoMarketMakers bool
+	DemoMMInterval   time.Duration
+	LogFormat        string // text or json
 }
 
 // Defaults are the documented defaults.
 func Defaults() Serve {
 	return Serve{
-		DataDir:     "./pmx-data",
-		DataAddr:    "127.0.0.1:8081",
-		CatalogAddr: "127.0.0.1:8082",
-		ClobAddr:    "127.0.0.1:8083",
-		PerpsAddr:   "127.0.0.1:8084",
-		AdminAddr:   "127.0.0.1:8089",
-		Demo:        true,
-		DemoSeed:    1,
-		DemoScale:   1,
-		LogFormat:   "text",
+		DataDir:          "./pmx-data",
+		DataAddr:         "127.0.0.1:8081",
+		CatalogAddr:      "127.0.0.1:8082",
+		ClobAddr:         "127.0.0.1:8083",
+		PerpsAddr:        "127.0.0.1:8084",
+		AdminAddr:        "127.0.0.1:8089",
+		Demo:             true,
+		IPLimits:         true,
+		DemoSeed:         1,
+		DemoScale:        1,
+		DemoMarketMakers: true,
+		DemoMMInterval:   2 * time.Second,
+		LogFormat:        "text",
 	}
 }
 
@@ -54,8 +63,11 @@ func (c *Serve) Bind(fs *flag.FlagSet, env func(string) string) {
 	str(&c.AdminAddr, "admin-addr", d.AdminAddr, "admin listen address (loopback by default)")
 	str(&c.LogFormat, "log-format", d.LogFormat, "log format: text or json")
 	fs.BoolVar(&c.Demo, "demo", envBool(env, "demo", d.Demo), "load the demo world into an empty data dir (env PMX_DEMO)")
+	fs.BoolVar(&c.IPLimits, "ip-limits", envBool(env, "ip-limits", d.IPLimits), "enforce the IP-based request limits (env PMX_IP_LIMITS)")
 	fs.Int64Var(&c.DemoSeed, "demo-seed", envInt(env, "demo-seed", d.DemoSeed), "demo world seed (env PMX_DEMO_SEED)")
 	fs.Float64Var(&c.DemoScale, "demo-scale", envFloat(env, "demo-scale", d.DemoScale), "demo world scale, 1 = full size (env PMX_DEMO_SCALE)")
+	fs.BoolVar(&c.DemoMarketMakers, "demo-market-makers", envBool(env, "demo-market-makers", d.DemoMarketMakers), "run the perps demo market makers on a demo-seeded exchange (env PMX_DEMO_MARKET_MAKERS)")
+	fs.DurationVar(&c.DemoMMInterval, "demo-mm-interval", envDuration(env, "demo-mm-interval", d.DemoMMInterval), "perps demo market makers' requote period (env PMX_DEMO_MM_INTERVAL)")
 }
 
 // EnvName maps a flag name to its environment variable: data-dir -> PMX_DATA_DIR.
@@ -79,6 +91,13 @@ func envBool(env func(string) string, name string, def bool) bool {
 
 func envInt(env func(string) string, name string, def int64) int64 {
 	if v, err := strconv.ParseInt(env(EnvName(name)), 10, 64); err == nil {
+		return v
+	}
+	return def
+}
+
+func envDuration(env func(string) string, name string, def time.Duration) time.Duration {
+	if v, err := time.ParseDuration(env(EnvName(name))); err == nil {
 		return v
 	}
 	return def

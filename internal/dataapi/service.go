@@ -31,7 +31,8 @@ type Options struct {
 	// any other store.
 	DBSlots int
 	DBWait  time.Duration
-	// Limits is the per-client (IP) allowance; nil = ratelimit.DataDefaults.
+	// Limits is the per-client (IP) allowance; nil = ratelimit.DataDefaults,
+	// a config with no rules = no per-client limit (benchmarks, local use).
 	Limits *ratelimit.Config
 }
 
@@ -73,9 +74,12 @@ func New(o Options) *Service {
 	if o.Limits != nil {
 		limits = *o.Limits
 	}
-	lim, err := ratelimit.New(limits, o.Clock)
-	if err != nil {
-		panic(err)
+	var lim *ratelimit.Limiter
+	if len(limits.Rules) > 0 {
+		var err error
+		if lim, err = ratelimit.New(limits, o.Clock); err != nil {
+			panic(err)
+		}
 	}
 	s := &Service{store: o.Store, cursors: cur, clock: o.Clock, mux: NewMux()}
 	heavy := NewHeavyQueue(GateConfig{Slots: o.HeavySlots, Wait: o.HeavyWait, Clock: o.Clock}, time.Second)
@@ -104,7 +108,9 @@ func New(o Options) *Service {
 
 	var h http.Handler = s.mux
 	h = Deadline(o.RequestTimeout, o.Clock)(h)
-	h = ClientLimit(lim)(h)
+	if lim != nil {
+		h = ClientLimit(lim)(h)
+	}
 	s.handler = Trace(h)
 	return s
 }

@@ -105,6 +105,7 @@ type ItemResult struct {
 	COID   string     `json:"coid,omitempty"`
 	Order  *OrderWire `json:"order,omitempty"`
 	Error  string     `json:"error,omitempty"`
+	Due    int64      `json:"-"` // StatusHeld: when the accept completes
 }
 
 // Event is the outcome of one command: the reply for the submitter (Err for

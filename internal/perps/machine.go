@@ -19,6 +19,10 @@ type Config struct {
 	// command (also during recovery), so the caller can re-seed its replay
 	// cache. It must not affect machine state.
 	OnReplay func(key []byte)
+	// AcceptDelayMs, TakerDelayMs and NoHeldCancels shape the in-flight
+	// windows (inflight.go); zero delays enter orders in their own step.
+	AcceptDelayMs, TakerDelayMs int64
+	NoHeldCancels               bool
 }
 
 const (
@@ -47,6 +51,7 @@ type Machine struct {
 	cur     uint32 // instrument of the book command being applied (for ReduceOnlyLimit)
 	bev     []book.Event
 	touched []*Order
+	pend    []uint64 // in-flight order ids (Due > 0)
 }
 
 // New returns an empty exchange.
@@ -76,6 +81,7 @@ func (m *Machine) reset() {
 	m.proxies = map[string]*Proxy{}
 	m.orders = map[uint64]*Order{}
 	m.nextOID, m.nextTID, m.nextAcct, m.nextDep, m.lastTS = 1, 1, 1, 1, 0
+	m.pend = nil
 }
 
 // Apply executes one command (engine.Machine). ts is Unix ms; it is made
@@ -85,15 +91,20 @@ func (m *Machine) Apply(seq uint64, ts int64, cmd []byte, out []Event) []Event {
 		ts = m.lastTS
 	}
 	m.lastTS = ts
+	var ev Event
+	m.processDue(ts, &ev)
 	c, err := DecodeCommand(cmd)
 	if err != nil {
-		return append(out, Event{Err: "invalid_command"})
+		ev.Err = "invalid_command"
+		m.finishBBOs(&ev)
+		return append(out, ev)
 	}
 	if len(c.Replay) > 0 && m.cfg.OnReplay != nil {
 		m.cfg.OnReplay(c.Replay)
 	}
-	ev := Event{Replay: c.Replay}
+	ev.Replay = c.Replay
 	switch c.Kind {
+	case KTick:
 	case KCreateInstrument:
 		m.createInstrument(c, ts, &ev)
 	case KDeposit:

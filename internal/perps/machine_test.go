@@ -41,6 +41,12 @@ func script() [][]byte {
 // Applying the same commands gives the same state; a snapshot restores it
 // exactly; the state after restore plus the tail equals a straight replay.
 func TestDeterminismAndSnapshot(t *testing.T) {
+	for _, cfg := range []Config{{}, {AcceptDelayMs: 3, TakerDelayMs: 2}, {TakerDelayMs: 4, NoHeldCancels: true}} {
+		t.Run(fmt.Sprintf("accept%d_taker%d", cfg.AcceptDelayMs, cfg.TakerDelayMs), func(t *testing.T) { determinism(t, cfg) })
+	}
+}
+
+func determinism(t *testing.T, cfg Config) {
 	s := script()
 	run := func(cmds [][]byte, m *Machine) *Machine {
 		for i, c := range cmds {
@@ -48,16 +54,16 @@ func TestDeterminismAndSnapshot(t *testing.T) {
 		}
 		return m
 	}
-	m1, m2 := run(s, New(Config{})), run(s, New(Config{}))
+	m1, m2 := run(s, New(cfg)), run(s, New(cfg))
 	if m1.Hash() != m2.Hash() {
 		t.Fatal("same commands, different states")
 	}
-	half := run(s[:len(s)/2], New(Config{}))
+	half := run(s[:len(s)/2], New(cfg))
 	var buf bytes.Buffer
 	if err := half.Snapshot(&buf); err != nil {
 		t.Fatal(err)
 	}
-	r := New(Config{})
+	r := New(cfg)
 	if err := r.Restore(&buf); err != nil {
 		t.Fatal(err)
 	}

@@ -2,10 +2,9 @@ package perps
 
 import "pmx/internal/book"
 
-// A createOrders command is applied whole, in one journaled step, so the
-// contract's transient windows (awaiting risk checks, accept in flight, taker
-// delay, a pending modify) have zero length here: a cancel or modify is
-// sequenced strictly before or after the create. See docs/perps.md.
+// A modify is applied whole in one journaled step, so "another modification
+// in progress" (modify_already_pending) never happens. In-flight orders
+// (inflight.go) refuse modifies with order_in_flight.
 
 func (m *Machine) modify(c *Command, ts int64, ev *Event) {
 	a := m.accts[c.Account]
@@ -34,6 +33,9 @@ func (m *Machine) modifyOne(a *Account, r *ModifyReq, byCOID bool, seen map[uint
 		if o == nil || o.Account != a.Addr || o.Terminal {
 			return bad("order_not_in_orderbook")
 		}
+	}
+	if o.Due > 0 {
+		return bad("order_in_flight")
 	}
 	if seen[o.OID] {
 		return bad("duplicate_order_in_batch")
@@ -119,6 +121,9 @@ func (m *Machine) cancelOne(a *Account, oid uint64, ts int64, ev *Event) ItemRes
 	}
 	if o.Terminal {
 		return ItemResult{Status: "err", OID: oid, COID: o.COID, Error: "order_already_terminal"}
+	}
+	if o.Due > 0 {
+		return m.cancelInFlight(o)
 	}
 	coid := o.COID
 	in := m.inst[o.IID]

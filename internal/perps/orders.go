@@ -159,29 +159,39 @@ func (m *Machine) place(a *Account, r *OrderReq, ts int64, ev *Event) Ack {
 		m.flush(ev)
 		return ack
 	}
-	bc := book.Command{Op: book.OpAdd, Time: ts * 1e6, Book: in.ID, OID: o.OID, Owner: a.ID, Price: ticks, Qty: lots}
-	if !r.Buy {
+	if m.pendingEntry(in, o, ts) {
+		m.touch(o)
+		m.flush(ev)
+		return ack
+	}
+	m.enter(in, o, ts, ev)
+	return ack
+}
+
+// enter puts o into its book (matching as a taker first).
+func (m *Machine) enter(in *Instrument, o *Order, ts int64, ev *Event) {
+	bc := book.Command{Op: book.OpAdd, Time: ts * 1e6, Book: in.ID, OID: o.OID, Owner: m.accts[o.Account].ID,
+		Price: o.Ticks, Qty: o.Lots}
+	if !o.Buy {
 		bc.Side = book.Sell
 	}
-	switch tif {
+	switch o.TIF {
 	case "ioc":
 		bc.TIF = book.IOC
 	case "fok":
 		bc.TIF = book.FOK
 	}
-	if r.PO {
+	if o.PostOnly {
 		bc.Flags |= book.PostOnly
 	}
-	if r.RO {
+	if o.Reduce {
 		bc.Flags |= book.ReduceOnly
 	}
-	if r.P == nil {
+	if o.Ticks == 0 {
 		bc.Flags |= book.Market
-		bc.Price = 0
 	}
 	m.touch(o)
 	m.runBook(in, &bc, ts, ev)
-	return ack
 }
 
 func priceErr(err error) string {

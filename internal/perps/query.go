@@ -443,3 +443,12 @@ func (m *Machine) Statistics(iid uint32, nowMs int64) []Statistic {
 	}
 	return out
 }
+
+// IndexTicks is an instrument's operator-pushed index price in ticks (0: none
+// or no such instrument); the demo market makers resume their walk from it.
+func (m *Machine) IndexTicks(iid uint32) int64 {
+	if in := m.inst[iid]; in != nil {
+		return in.IndexTicks
+	}
+	return 0
+}

@@ -91,6 +91,9 @@ func (m *Machine) Restore(r io.Reader) error {
 	}
 	for _, o := range s.Orders {
 		m.orders[o.OID] = o
+		if o.Due > 0 {
+			m.pend = append(m.pend, o.OID) // order is irrelevant: processDue picks by (Due, oid)
+		}
 	}
 	m.nextOID, m.nextTID, m.nextAcct, m.nextDep, m.lastTS = s.NextOID, s.NextTID, s.NextAcct, s.NextDep, s.LastTS
 	return nil

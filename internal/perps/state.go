@@ -149,6 +149,11 @@ type Order struct {
 	Updated  int64  `json:"uts"`
 	Modifies int    `json:"mods,omitempty"`
 	Terminal bool   `json:"term,omitempty"`
+	// In flight (inflight.go): Due > 0 until the order enters the book.
+	Due        int64  `json:"due,omitempty"`
+	Taker      bool   `json:"tdly,omitempty"` // waiting out the taker delay
+	Held       bool   `json:"held,omitempty"` // a cancel is held for the accept
+	HeldResult string `json:"hres,omitempty"` // the held cancel's outcome
 }
 
 // Fill is one side of one trade, as the account sees it.

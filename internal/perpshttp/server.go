@@ -42,6 +42,12 @@ type Options struct {
 	// WSMessages is inbound WebSocket message weight per IP per minute
 	// (default 1,000).
 	WSMessages int
+	// AcceptDelay and TakerDelay open the in-flight windows of the order
+	// lifecycle (docs/perps.md; default 0: orders enter the book in their own
+	// step); NoHeldCancels answers order_in_flight instead of holding a
+	// cancel during an accept.
+	AcceptDelay, TakerDelay time.Duration
+	NoHeldCancels           bool
 }
 
 // Server is the perps API over one engine.
@@ -59,6 +65,9 @@ type Server struct {
 	hub     hub
 	stop    chan struct{}
 	fanDone chan struct{}
+	// lastKline: the last candle pushed per klines:: channel (bookTicker's
+	// goroutine only).
+	lastKline map[string]string
 
 	closeOnce sync.Once
 	closeErr  error
@@ -118,7 +127,9 @@ func New(opt Options) (*Server, error) {
 	s.wsMsgs = newBuckets(opt.WSMessages, time.Minute)
 	s.hub.conns = map[*wsConn]struct{}{}
 	s.stop, s.fanDone = make(chan struct{}), make(chan struct{})
-	m := perps.New(perps.Config{MaxModifies: opt.MaxModifies, OnReplay: s.seedReplay})
+	m := perps.New(perps.Config{MaxModifies: opt.MaxModifies, OnReplay: s.seedReplay,
+		AcceptDelayMs: opt.AcceptDelay.Milliseconds(), TakerDelayMs: opt.TakerDelay.Milliseconds(),
+		NoHeldCancels: opt.NoHeldCancels})
 	// No Validate hook: every command is built by this package, and the
 	// machine answers a malformed one with an event anyway.
 	eng, rec, err := engine.Open(engine.Config{Dir: opt.Dir, SnapshotEvery: opt.SnapshotEvery},
@@ -139,6 +150,9 @@ func New(opt Options) (*Server, error) {
 	}
 	go s.fanout(s.stop)
 	go s.bookTicker(s.stop)
+	if opt.AcceptDelay > 0 || opt.TakerDelay > 0 {
+		go s.pump(s.stop)
+	}
 	return s, nil
 }
 

@@ -187,6 +187,9 @@ func (s *Server) execTrade(opType string, req *perpsauth.Request) result {
 	case opType == "cancelAll":
 		return result{code: 200, body: map[string]string{"status": "ok"}}
 	}
+	if !s.resolveHeld(ev.Items) {
+		return errResult(batch, 503, "service_unavailable")
+	}
 	return result{code: 200, body: ev.Items}
 }
 

@@ -250,6 +250,9 @@ func (c *wsConn) auth(args json.RawMessage) errBody {
 
 func validPublic(ch string) bool {
 	name, id, ok := strings.Cut(ch, "::")
+	if ok && validMarketChannel(name, id) {
+		return true
+	}
 	if !ok || (name != "trades" && name != "bbo" && name != "book") {
 		return false
 	}
@@ -283,10 +286,14 @@ func (c *wsConn) subscribe(chs []string, on bool) []errBody {
 // push sends data on ch if the connection subscribes to it (and, for private
 // channels, is authenticated as acct). sq increases by exactly 1 per channel.
 // data is pre-encoded JSON (encoded once per update, not once per connection).
-func (c *wsConn) push(ch, acct string, ets int64, data []byte) {
+func (c *wsConn) push(ch, acct string, ets int64, data []byte) { c.pushAs(ch, "", acct, ets, data) }
+
+// pushAs is push for a frame labelled ch that a subscription to alias (the
+// "::all" form of a public channel) also receives.
+func (c *wsConn) pushAs(ch, alias, acct string, ets int64, data []byte) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if !c.subs[ch] || (acct != "" && c.acct != acct) {
+	if !(c.subs[ch] || alias != "" && c.subs[alias]) || (acct != "" && c.acct != acct) {
 		return
 	}
 	c.seq[ch]++
@@ -468,6 +475,7 @@ func (s *Server) bookTicker(stop <-chan struct{}) {
 		if tick%50 == 0 { // every 5 s
 			s.pushAccounts(conns)
 		}
+		s.pushMarket(conns, tick)
 		want := map[uint32]bool{}
 		for _, c := range conns {
 			c.mu.Lock()

@@ -124,7 +124,10 @@ func (db *DB) Apply(ctx context.Context, events []ledger.Event) (int, error) {
 		}
 		ok, err := a.apply(&events[i])
 		if err != nil {
-			return 0, fmt.Errorf("event %d (%s): %w", i+1, events[i].Kind, err)
+			if isStoreFailure(err) {
+				return 0, fmt.Errorf("event %d (%s): %w", i+1, events[i].Kind, err)
+			}
+			return 0, &store.RejectedError{Event: i + 1, Kind: string(events[i].Kind), Err: err}
 		}
 		if ok {
 			applied++

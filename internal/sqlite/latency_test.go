@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"pmx/internal/sqlite"
 	"pmx/internal/store"
 )
 
@@ -23,7 +24,12 @@ func TestQueryLatency(t *testing.T) {
 	if v, err := strconv.Atoi(os.Getenv("PMX_BENCH_TRADES")); err == nil {
 		n = v
 	}
-	db, _ := openDB(t)
+	conns, _ := strconv.Atoi(os.Getenv("PMX_READ_CONNS")) // 0 = the default pool
+	db, err := sqlite.Open(t.TempDir()+"/lat.db", sqlite.Options{ReadConns: conns})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
 	t0 := time.Now()
 	evs := synth(1, 300, 5000, n)
 	mustApply(t, db, evs...)

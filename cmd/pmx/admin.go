@@ -1,0 +1,176 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"pmx/internal/config"
+)
+
+const adminUsage = `Usage: pmx admin [--admin-url URL] [--data-dir DIR] COMMAND [flags]
+
+Operator commands over the admin listener (token read from DIR/admin.token).
+
+  instruments list
+  instruments create --symbol S --category C --price-decimals N --quantity-decimals N
+                     --max-leverage N [--min-notional D] [--base-asset A] [--max-price D]
+  deposit --account 0x... --amount D        credit pUSD collateral (a deposit record)
+  index --instrument ID --price D           push an index price
+
+Each prints the server's JSON answer; a refused command exits non-zero.
+`
+
+// adminClient talks to the admin listener with the data dir's bearer token.
+type adminClient struct {
+	url, token string
+	hc         *http.Client
+}
+
+func adminCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	d := config.Defaults()
+	fs := flag.NewFlagSet("admin", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() { fmt.Fprint(stderr, adminUsage); fs.PrintDefaults() }
+	env := func(name, def string) string {
+		if v := os.Getenv(config.EnvName(name)); v != "" {
+			return v
+		}
+		return def
+	}
+	url := fs.String("admin-url", env("admin-url", "http://"+d.AdminAddr), "admin listener URL (env PMX_ADMIN_URL)")
+	dir := fs.String("data-dir", env("data-dir", d.DataDir), "data directory holding admin.token (env PMX_DATA_DIR)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	rest := fs.Args()
+	if len(rest) == 0 {
+		fs.Usage()
+		return errors.New("admin: no command given")
+	}
+	tok, err := os.ReadFile(filepath.Join(*dir, "admin.token"))
+	if err != nil {
+		return fmt.Errorf("admin: reading the admin token: %w", err)
+	}
+	c := &adminClient{url: strings.TrimRight(*url, "/"), token: strings.TrimSpace(string(tok)),
+		hc: &http.Client{Timeout: 30 * time.Second}}
+	switch {
+	case len(rest) >= 2 && rest[0] == "instruments" && rest[1] == "list":
+		return c.do(ctx, "GET", "/admin/perps/instruments", nil, stdout)
+	case len(rest) >= 2 && rest[0] == "instruments" && rest[1] == "create":
+		return c.createInstrument(ctx, rest[2:], stdout, stderr)
+	case rest[0] == "deposit":
+		return c.deposit(ctx, rest[1:], stdout, stderr)
+	case rest[0] == "index":
+		return c.index(ctx, rest[1:], stdout, stderr)
+	}
+	fs.Usage()
+	return fmt.Errorf("admin: unknown command %q", strings.Join(rest, " "))
+}
+
+func (c *adminClient) createInstrument(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("admin instruments create", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	symbol := fs.String("symbol", "", "symbol, e.g. BTC-USD (required)")
+	category := fs.String("category", "", "equity, commodity, index or crypto (required)")
+	pd := fs.Uint("price-decimals", 0, "price decimals (tick = 10^-N)")
+	qd := fs.Uint("quantity-decimals", 0, "quantity decimals (lot = 10^-N)")
+	lev := fs.Int64("max-leverage", 0, "maximum leverage, 1..200 (required)")
+	minN := fs.String("min-notional", "", "minimum order notional, pUSD")
+	base := fs.String("base-asset", "", "base asset (default: the symbol before '-')")
+	maxP := fs.String("max-price", "", "highest order price (default 100000)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *symbol == "" || *category == "" || *lev == 0 {
+		return errors.New("admin instruments create: --symbol, --category and --max-leverage are required")
+	}
+	if *pd > 8 || *qd > 8 {
+		return errors.New("admin instruments create: decimals are at most 8")
+	}
+	body := map[string]any{"symbol": *symbol, "category": *category, "price_decimals": *pd,
+		"quantity_decimals": *qd, "max_leverage": *lev}
+	for k, v := range map[string]string{"min_notional": *minN, "base_asset": *base, "max_price": *maxP} {
+		if v != "" {
+			body[k] = v
+		}
+	}
+	return c.do(ctx, "POST", "/admin/perps/instruments", body, stdout)
+}
+
+func (c *adminClient) deposit(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("admin deposit", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	acct := fs.String("account", "", "account address, 0x... (required)")
+	amt := fs.String("amount", "", "pUSD amount, decimal (required)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *acct == "" || *amt == "" {
+		return errors.New("admin deposit: --account and --amount are required")
+	}
+	return c.do(ctx, "POST", "/admin/perps/deposits", map[string]string{"address": *acct, "amount": *amt}, stdout)
+}
+
+func (c *adminClient) index(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("admin index", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	iid := fs.Uint("instrument", 0, "instrument id (required)")
+	price := fs.String("price", "", "index price, decimal (required)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *iid == 0 || *price == "" {
+		return errors.New("admin index: --instrument and --price are required")
+	}
+	return c.do(ctx, "POST", "/admin/perps/index", map[string]any{"instrument_id": *iid, "price": *price}, stdout)
+}
+
+// do sends one request and copies the JSON answer to stdout (indented); a
+// non-2xx answer is an error carrying the server's message.
+func (c *adminClient) do(ctx context.Context, method, path string, body any, stdout io.Writer) error {
+	var rd io.Reader
+	if body != nil {
+		b, err := json.Marshal(body)
+		if err != nil {
+			return err
+		}
+		rd = bytes.NewReader(b)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, c.url+path, rd)
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Authorization", "Bearer "+c.token)
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	res, err := c.hc.Do(req)
+	if err != nil {
+		return err
+	}
+	defer res.Body.Close()
+	raw, err := io.ReadAll(io.LimitReader(res.Body, 16<<20))
+	if err != nil {
+		return err
+	}
+	if res.StatusCode/100 != 2 {
+		return fmt.Errorf("admin %s %s: HTTP %d: %s", method, path, res.StatusCode, bytes.TrimSpace(raw))
+	}
+	var out bytes.Buffer
+	if json.Indent(&out, raw, "", "  ") != nil {
+		out.Reset()
+		out.Write(raw)
+	}
+	_, err = fmt.Fprintln(stdout, strings.TrimSpace(out.String()))
+	return err
+}
