@@ -147,6 +147,10 @@ func (w *objWriter) key(k string) {
 	w.b = append(w.b, '"', ':')
 }
 
+// strOnce is str for a value that rarely repeats within a page (a
+// transaction hash): it bypasses the memo rather than evict a useful slot.
+func (w *objWriter) strOnce(k, v string) { w.key(k); w.b = appendJSONString(w.b, v) }
+
 func (w *objWriter) micro(k string, v amount.Micro) { w.key(k); w.b = v.Append(w.b) }
 func (w *objWriter) int(k string, v int64)          { w.key(k); w.b = strconv.AppendInt(w.b, v, 10) }
 func (w *objWriter) boolean(k string, v bool)       { w.key(k); w.b = strconv.AppendBool(w.b, v) }
@@ -171,7 +175,7 @@ func appendTrade(b []byte, t *store.Trade, memo *strMemo) []byte {
 	w.str("bio", t.Bio)
 	w.str("profile_image", t.ProfileImage)
 	w.str("profile_image_optimized", t.ProfileImageOptimized)
-	w.str("transaction_hash", t.TransactionHash)
+	w.strOnce("transaction_hash", t.TransactionHash)
 	return append(w.b, '}')
 }
 
@@ -183,7 +187,7 @@ func appendActivity(b []byte, a *store.Activity, memo *strMemo) []byte {
 	w.str("type", a.Type)
 	w.micro("size", a.Size)
 	w.micro("usdc_size", a.USDCSize)
-	w.str("transaction_hash", a.TransactionHash)
+	w.strOnce("transaction_hash", a.TransactionHash)
 	w.micro("price", a.Price)
 	w.str("token_id", a.TokenID)
 	w.str("side", a.Side)
