@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"reflect"
 	"testing"
@@ -68,6 +69,15 @@ func worldOf(t *testing.T, db *DB) *hotWorld {
 		}
 	}
 	return w
+}
+
+// hotN is n, or long with PMX_LONG=1 (the default keeps the package's -race
+// run short).
+func hotN(n, long int) int {
+	if os.Getenv("PMX_LONG") != "" {
+		return long
+	}
+	return n
 }
 
 func pick[T any](r *rand.Rand, s []T) T { return s[r.IntN(len(s))] }
@@ -196,22 +206,22 @@ func TestHotMatchesSQLDemo(t *testing.T) {
 	for _, seed := range []uint64{1, 2} {
 		t.Run(fmt.Sprint(seed), func(t *testing.T) {
 			db, path := hotOpen(t)
-			evs := demoEvents(t, seed, 0.004)
+			evs := demoEvents(t, seed, []float64{0.002, 0.01}[hotN(0, 1)])
 			for i := 0; i < len(evs); i += 1500 {
 				if _, err := db.Apply(context.Background(), evs[i:min(i+1500, len(evs))]); err != nil {
 					t.Fatal(err)
 				}
 			}
-			compareRandom(t, db, seed, 150)
-			comparePositions(t, db, seed, 200, nil)
+			compareRandom(t, db, seed, hotN(50, 500))
+			comparePositions(t, db, seed, hotN(60, 600), nil)
 			db.Close()
 			db2, err := Open(path, Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer db2.Close()
-			compareRandom(t, db2, seed+10, 150)
-			comparePositions(t, db2, seed+10, 200, nil)
+			compareRandom(t, db2, seed+10, hotN(50, 500))
+			comparePositions(t, db2, seed+10, hotN(60, 600), nil)
 		})
 	}
 }
@@ -290,8 +300,8 @@ func TestHotEdges(t *testing.T) {
 	if _, err := db.Apply(ctx, bad); err == nil {
 		t.Fatal("bad batch applied")
 	}
-	compareRandom(t, db, 5, 200)
-	comparePositions(t, db, 5, 200, nil)
+	compareRandom(t, db, 5, hotN(80, 800))
+	comparePositions(t, db, 5, hotN(80, 800), nil)
 
 	// Applies between pages: new rows (newer, tied and older than the key)
 	// and a profile change; both paths must still agree page by page.
@@ -304,8 +314,8 @@ func TestHotEdges(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	comparePositions(t, db, 6, 30, mid)
-	for i := 0; i < 20; i++ {
+	comparePositions(t, db, 6, hotN(15, 60), mid)
+	for i := 0; i < hotN(10, 40); i++ {
 		user := addr(1 + i%3)
 		ap := randActivity(r, w, user)
 		ap.Limit = 5
