@@ -190,7 +190,7 @@ func (db *DB) tradesSQL(ctx context.Context, p store.TradesParams) (store.Page[s
 	return pageOf(tradeRows(cat, rows), feedKeys(rows), p.Limit), nil
 }
 
-func tradeRows(cat *catalog, rows []feedRow) []store.Trade {
+func tradeRows(cat enricher, rows []feedRow) []store.Trade {
 	out := make([]store.Trade, len(rows))
 	for i, r := range rows {
 		e := cat.enrich(r.mid, r.tid)
@@ -304,7 +304,7 @@ func (db *DB) activitySQL(ctx context.Context, p store.ActivityParams) (store.Pa
 	return pageOf(activityRows(cat, rows), feedKeys(rows), p.Limit), nil
 }
 
-func activityRows(cat *catalog, rows []feedRow) []store.Activity {
+func activityRows(cat enricher, rows []feedRow) []store.Activity {
 	out := make([]store.Activity, len(rows))
 	for i, r := range rows {
 		e := cat.enrich(r.mid, r.tid)

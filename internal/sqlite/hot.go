@@ -17,10 +17,11 @@ import (
 // extended by Apply after commit.
 //
 // Invariants: hotModel.mu is held for writing only by publish, which applies
-// a whole committed batch (rows, profiles and the catalog pointer) in one
-// critical section; readers hold it for reading while they walk and load the
-// catalog inside it, so they see either all of a batch or none of it, and
-// the rows always match the catalog that enriches them.
+// a whole committed batch (rows, profiles, positions, the catalog pointer
+// and its enrichment table) in one critical section; readers hold it for
+// reading while they walk and load the catalog and table inside it, so they
+// see either all of a batch or none of it, and the rows always match the
+// catalog that enriches them. Rows, once stored, are never modified.
 
 // hotRow is one activity row (the activity table's columns but wid and
 // builder): 64 bytes and no pointers, so the garbage collector never scans
@@ -57,7 +58,8 @@ type hotModel struct {
 	mu     sync.RWMutex
 	byAddr map[string]*hotWallet
 	byWid  map[int64]*hotWallet
-	txs    []string // tx hashes, append-only; hotRow.tx indexes it
+	txs    []string   // tx hashes, append-only; hotRow.tx indexes it
+	enr    *hotEnrich // for the published catalog (hot_enrich.go)
 }
 
 // hotAdd records an activity row the running Apply inserted (tx: its hash).
@@ -141,6 +143,7 @@ func (db *DB) loadHot(ctx context.Context) error {
 		}
 		w.rows = slices.Clip(w.rows)
 	}
+	h.enr = newHotEnrich(db.cat.Load())
 	return db.loadHotPositions(ctx)
 }
 
@@ -160,9 +163,11 @@ func (db *DB) publish(a *applier) {
 		}
 		return hotCmp(x.row, y.row)
 	})
+	enr := newHotEnrich(a.cat)
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	db.cat.Store(a.cat)
+	h.enr = enr
 	h.txs = append(h.txs, a.hotTx...)
 	for _, w := range a.wallets {
 		hw := h.byWid[w.wid]

@@ -38,8 +38,9 @@ func (db *DB) Trades(ctx context.Context, p store.TradesParams) (store.Page[stor
 		return none, nil
 	}
 	rows := w.page(h.txs, &f, p.Window, false, p.After, p.Limit+1)
+	enr := h.enr // immutable, built for cat
 	h.mu.RUnlock()
-	return pageOf(tradeRows(cat, rows), feedKeys(rows), p.Limit), nil
+	return pageOf(tradeRows(enr, rows), feedKeys(rows), p.Limit), nil
 }
 
 // Activity implements store.Store from the hot read model (every shape is a
@@ -69,8 +70,9 @@ func (db *DB) Activity(ctx context.Context, p store.ActivityParams) (store.Page[
 		}
 	}
 	rows := w.page(h.txs, &f, p.Window, p.Ascending, p.After, p.Limit+1)
+	enr := h.enr // immutable, built for cat
 	h.mu.RUnlock()
-	return pageOf(activityRows(cat, rows), feedKeys(rows), p.Limit), nil
+	return pageOf(activityRows(enr, rows), feedKeys(rows), p.Limit), nil
 }
 
 // hotFilter is the WHERE clause of the SQL wallet feeds.

@@ -310,6 +310,9 @@ func TestHotEdges(t *testing.T) {
 		batch := gen(4)
 		batch = append(batch, ledger.Event{Kind: ledger.KindProfile, Address: addr(1 + page%3),
 			Name: fmt.Sprint("renamed", page)})
+		m := evs[page%3] // a market upsert: new texts for the enrichment table
+		m.Question, m.Icon = fmt.Sprint("Q", page%3+1, " renamed ", page), fmt.Sprint("icon-", page)
+		batch = append(batch, m)
 		if _, err := db.Apply(ctx, batch); err != nil {
 			t.Fatal(err)
 		}
