@@ -125,3 +125,39 @@ func firstDiff(a, b string) string {
 	lo := max(0, i-80)
 	return fmt.Sprintf("at byte %d:\n  %q\n  %q", i, a[lo:min(len(a), i+80)], b[lo:min(len(b), i+80)])
 }
+
+// TestResponseCacheConcurrent: many clients on one key while the live
+// figures move; under -race this checks the cache's locking, and every
+// answer must be a whole 200 body.
+func TestResponseCacheConcurrent(t *testing.T) {
+	e := newEnv(t)
+	h := catalog.NewHandler(e.store, catalog.Options{Live: e.live})
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for i := range 50 {
+			v := amount.Micro(i * 1_000_000)
+			e.live.set(cond(0x13), catalog.Live{Volume: &v})
+		}
+	}()
+	errs := make(chan string, 16)
+	for range 16 {
+		go func() {
+			for range 30 {
+				w := httptest.NewRecorder()
+				h.ServeHTTP(w, httptest.NewRequest(http.MethodGet, "/events?limit=20", nil))
+				if w.Code != 200 || !bytes.HasSuffix(w.Body.Bytes(), []byte("]\n")) {
+					errs <- fmt.Sprintf("%d %.80s", w.Code, w.Body.Bytes())
+					return
+				}
+			}
+			errs <- ""
+		}()
+	}
+	for range 16 {
+		if s := <-errs; s != "" {
+			t.Fatal(s)
+		}
+	}
+	<-done
+}
