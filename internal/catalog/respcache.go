@@ -90,6 +90,9 @@ func cacheKey(r *http.Request) string {
 		return p
 	}
 	q, _ := url.ParseQuery(r.URL.RawQuery)
+	if len(q) == 0 {
+		return p // nothing parsed: the handlers see no query either
+	}
 	return p + "?" + q.Encode()
 }
 

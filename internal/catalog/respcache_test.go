@@ -5,6 +5,8 @@ import (
 	"container/list"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
+	"reflect"
 	"strconv"
 	"testing"
 )
@@ -67,4 +69,30 @@ func TestRespCacheBounds(t *testing.T) {
 	if renders != 14 || len(c.entries) != 1 {
 		t.Fatalf("older pair: %d renders, %d entries", renders, len(c.entries))
 	}
+}
+
+// FuzzCacheKey: the key is a fixed point (a request made with the key's
+// own query gets the same key), and two queries that parse to the same
+// values, which handlers cannot tell apart, share a key.
+func FuzzCacheKey(f *testing.F) {
+	for _, s := range []string{"", "limit=20", "b=2&a=1", "a=1&b=2", "id=2&id=1", "x=%20y&x=+", "a=%zz", "a;b=1", "=&&="} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, raw string) {
+		u, err := url.Parse("http://h/events?" + raw)
+		if err != nil {
+			t.Skip()
+		}
+		k := cacheKey(&http.Request{URL: u})
+		u2, err := url.Parse("http://h" + k)
+		if err != nil {
+			t.Fatalf("key %q does not parse: %v", k, err)
+		}
+		if k2 := cacheKey(&http.Request{URL: u2}); k2 != k {
+			t.Fatalf("key of %q is %q, but its own key is %q", raw, k, k2)
+		}
+		if !reflect.DeepEqual(u.Query(), u2.Query()) && len(u.Query()) > 0 {
+			t.Fatalf("query %q and its key %q parse differently: %v vs %v", raw, k, u.Query(), u2.Query())
+		}
+	})
 }
