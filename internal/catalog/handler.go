@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -20,6 +21,10 @@ type Options struct {
 	Limit func(scopes []string, next http.Handler) http.Handler
 	// Log receives internal errors; nil uses slog.Default().
 	Log *slog.Logger
+	// ResponseCacheBytes bounds the whole-response cache (respcache.go),
+	// used when the Store is Generational and Live is LiveGenerational:
+	// 0 means DefaultResponseCacheBytes, negative turns it off.
+	ResponseCacheBytes int
 }
 
 // Rate-limit scopes of the catalog routes (interface.md "Limits").
@@ -52,6 +57,7 @@ type Handler struct {
 	log    *slog.Logger
 	routes map[string]http.Handler
 	cache  renderCache
+	resp   *respCache // nil: every request renders
 }
 
 // NewHandler returns the catalog service's http.Handler.
@@ -79,12 +85,15 @@ func NewHandler(store Store, opts Options) *Handler {
 		"series/one":     {h.getSeries, []string{ScopeGeneral}},
 		"notfound":       {h.notFoundRoute, []string{ScopeGeneral}},
 	}
+	h.resp = newRespCache(store, h.live, opts.ResponseCacheBytes)
 	h.routes = make(map[string]http.Handler, len(routes))
 	for name, rt := range routes {
 		fn := rt.fn
-		var hh http.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			fn(w, r, segments(r.URL))
-		})
+		render := func(w http.ResponseWriter, r *http.Request) { fn(w, r, segments(r.URL)) }
+		var hh http.Handler = http.HandlerFunc(render)
+		if h.resp != nil && name != "notfound" {
+			hh = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { h.resp.serve(w, r, render) })
+		}
 		if opts.Limit != nil {
 			hh = opts.Limit(rt.scopes, hh)
 		}
@@ -432,6 +441,8 @@ func writeJSON(w http.ResponseWriter, v any) {
 		writeError(w, http.StatusInternalServerError, "internal error", "internal error")
 		return
 	}
+	b = append(b, '\n')
 	w.Header().Set("Content-Type", "application/json")
-	_, _ = w.Write(append(b, '\n'))
+	w.Header().Set("Content-Length", strconv.Itoa(len(b)))
+	_, _ = w.Write(b)
 }

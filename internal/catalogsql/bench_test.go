@@ -62,9 +62,25 @@ var benchPaths = []string{
 	"/tags",
 }
 
+// BenchmarkListings measures rendering: StaticLive has no generation, so
+// the whole-response cache is off and every request renders.
 func BenchmarkListings(b *testing.B) {
 	st, live := benchWorld(b)
-	h := catalog.NewHandler(st, catalog.Options{Live: live})
+	benchListings(b, catalog.NewHandler(st, catalog.Options{Live: live}))
+}
+
+// BenchmarkListingsCached measures the whole-response cache's hit path.
+func BenchmarkListingsCached(b *testing.B) {
+	st, live := benchWorld(b)
+	benchListings(b, catalog.NewHandler(st, catalog.Options{Live: frozenLive{live}}))
+}
+
+// frozenLive is StaticLive that promises never to change.
+type frozenLive struct{ catalog.StaticLive }
+
+func (frozenLive) LiveGeneration() uint64 { return 1 }
+
+func benchListings(b *testing.B, h http.Handler) {
 	for _, p := range benchPaths {
 		name := strings.NewReplacer("/", "_", "?", "_", "=", "").Replace(strings.TrimPrefix(p, "/"))
 		b.Run(name, func(b *testing.B) {

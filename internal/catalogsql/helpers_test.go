@@ -31,9 +31,18 @@ type env struct {
 
 // mutableLive stands in for the data store: tests change it as if a trade
 // had been ingested.
+// Its generation moves on every set, so the handler's response cache is
+// exercised by every route test.
 type mutableLive struct {
-	mu sync.Mutex
-	m  catalog.StaticLive
+	mu  sync.Mutex
+	m   catalog.StaticLive
+	gen uint64
+}
+
+func (l *mutableLive) LiveGeneration() uint64 {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.gen
 }
 
 func (l *mutableLive) Live(ctx context.Context, ids []string) (map[string]catalog.Live, error) {
@@ -46,6 +55,7 @@ func (l *mutableLive) set(cond string, v catalog.Live) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	l.m[cond] = v
+	l.gen++
 }
 
 func openDB(t testing.TB) *sql.DB {

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"strconv"
 	"sync"
+	"sync/atomic"
 
 	"pmx/internal/catalog"
 	"pmx/internal/ledger"
@@ -21,9 +22,21 @@ type Store struct {
 
 	stmtMu sync.Mutex
 	stmts  map[string]*sql.Stmt
+
+	// gen counts finished writes (catalog.Generational): bumped after each
+	// write transaction ends, so it moves only once the write is visible.
+	// It is sound only while this Store is the database's one catalog
+	// writer, as in pmx serve (cmd/pmx wires one Store per process).
+	gen atomic.Uint64
 }
 
-var _ catalog.Store = (*Store)(nil)
+// Generation implements catalog.Generational.
+func (s *Store) Generation() uint64 { return s.gen.Load() }
+
+var (
+	_ catalog.Store        = (*Store)(nil)
+	_ catalog.Generational = (*Store)(nil)
+)
 
 // New migrates db and returns the store.
 func New(ctx context.Context, db *sql.DB) (*Store, error) {
@@ -41,6 +54,7 @@ func New(ctx context.Context, db *sql.DB) (*Store, error) {
 func (s *Store) ImportEvents(ctx context.Context, events []catalog.Event) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	defer s.gen.Add(1) // runs after the commit (or rollback) below
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err
@@ -63,6 +77,7 @@ func (s *Store) ImportEvents(ctx context.Context, events []catalog.Event) error 
 func (s *Store) UpsertFromLedgerMarket(ctx context.Context, ev ledger.Event) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	defer s.gen.Add(1) // runs after the commit (or rollback) below
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return err

@@ -35,6 +35,7 @@ type DB struct {
 	mu       sync.Mutex // serializes Apply
 	cat      atomic.Pointer[catalog]
 	live     atomic.Pointer[liveCache] // catalog live fields (live.go)
+	liveGen  atomic.Uint64             // numbers liveCaches (LiveGeneration)
 	clock    func() time.Time
 	progress func(done, total int)
 

@@ -9,7 +9,19 @@ import (
 	gamma "pmx/internal/catalog"
 )
 
-var _ gamma.LiveFields = (*DB)(nil)
+var (
+	_ gamma.LiveFields       = (*DB)(nil)
+	_ gamma.LiveGenerational = (*DB)(nil)
+)
+
+// LiveGeneration implements gamma.LiveGenerational: Live's answers are a
+// function of (published catalog, minute), and each distinct pair gets its
+// own liveCache with a fresh, increasing number. A pair never comes back
+// (catalogs are new pointers; a clock that goes back gets a new cache), so
+// equal numbers mean equal answers.
+func (db *DB) LiveGeneration() uint64 {
+	return db.liveCache(db.cat.Load(), db.clock().Unix()/60).gen
+}
 
 // Live serves the catalog's live market fields from the data store, so the
 // catalog never freezes them at import: volume (all-time USDC), 24-hour
@@ -77,6 +89,7 @@ func (db *DB) Live(ctx context.Context, conditionIDs []string) (map[string]gamma
 
 // liveCache holds computed live fields for one (catalog, minute).
 type liveCache struct {
+	gen    uint64 // from DB.liveGen, unique per cache
 	cat    *catalog
 	minute int64
 	mu     sync.RWMutex
@@ -100,7 +113,7 @@ func (db *DB) liveCache(cat *catalog, minute int64) *liveCache {
 	if c := db.live.Load(); c != nil && c.cat == cat && c.minute == minute {
 		return c
 	}
-	c := &liveCache{cat: cat, minute: minute, m: map[string]gamma.Live{}}
+	c := &liveCache{gen: db.liveGen.Add(1), cat: cat, minute: minute, m: map[string]gamma.Live{}}
 	db.live.Store(c)
 	return c
 }
