@@ -15,7 +15,7 @@ import (
 )
 
 // applyChunk is how many demo events go into one Apply transaction.
-const applyChunk = 50_000
+const applyChunk = 250_000
 
 func demoCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
