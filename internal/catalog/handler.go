@@ -27,7 +27,10 @@ type Options struct {
 	ResponseCacheBytes int
 }
 
-// Rate-limit scopes of the catalog routes (interface.md "Limits").
+// Rate-limit scopes of the catalog routes (interface.md "Limits"), for a
+// caller that limits per route through Options.Limit. The allowances
+// themselves live in one place, ratelimit.CatalogDefaults, which pmx serve
+// applies per listener by path.
 const (
 	ScopeGeneral = "catalog"         // every catalog route: 4,000 / 10 s
 	ScopeEvents  = "catalog-events"  // /events...: 500 / 10 s
@@ -35,11 +38,6 @@ const (
 	ScopeListing = "catalog-listing" // /events, /markets listings (and keyset): 900 / 10 s
 	ScopeTags    = "catalog-tags"    // /tags...: 200 / 10 s
 )
-
-// Limits is the contract's allowance per scope, requests per 10 s window.
-var Limits = map[string]int{
-	ScopeGeneral: 4000, ScopeEvents: 500, ScopeMarkets: 300, ScopeListing: 900, ScopeTags: 200,
-}
 
 // Listing sizes. Keyset limits above the maximum are clamped, as production
 // does (gamma-OBSERVED.md); limit/offset listings refuse them.
