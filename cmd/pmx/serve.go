@@ -102,7 +102,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	adminMux.Handle("/", server.RequireToken(token, adminAPI.Routes()))
 
 	g := &server.Group{Log: log, Metrics: metrics, Listeners: []*server.Listener{
-		{Name: "data", Addr: cfg.DataAddr, Handler: data, Wrap: dataapi.Trace},
+		{Name: "data", Addr: cfg.DataAddr, Handler: data, ServesOK: true},
 		{Name: "catalog", Addr: cfg.CatalogAddr, Handler: catalogAPI,
 			Wrap: ipLimit(cfg.IPLimits, ratelimit.Middleware{L: catLimiter, Reject: catalogRateLimited})},
 		{Name: "clob", Addr: cfg.ClobAddr, Handler: clobAPI,

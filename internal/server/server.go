@@ -24,6 +24,8 @@ type Listener struct {
 	Handler http.Handler // the service's routes; /ok is added here
 	// Wrap, if set, wraps the whole listener, /ok included (e.g. trace ids).
 	Wrap func(http.Handler) http.Handler
+	// ServesOK: Handler answers GET /ok itself (e.g. behind its own limits).
+	ServesOK bool
 
 	ln  net.Listener
 	srv *http.Server
@@ -64,7 +66,9 @@ func (g *Group) Start() error {
 		}
 		l.ln = ln
 		mux := http.NewServeMux()
-		mux.HandleFunc("GET /ok", OK)
+		if !l.ServesOK {
+			mux.HandleFunc("GET /ok", OK)
+		}
 		if l.Handler != nil {
 			mux.Handle("/", l.Handler)
 		}
