@@ -35,11 +35,7 @@ func feedKey(k *Keyset) *store.FeedKey {
 }
 
 func (s *Service) trades(w http.ResponseWriter, r *http.Request) error {
-	q, err := ParseRequest(r)
-	if err != nil {
-		return err
-	}
-	user, err := q.User(false)
+	q, user, err := parseUser(r, false)
 	if err != nil {
 		return err
 	}
@@ -97,11 +93,7 @@ func (s *Service) trades(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Service) activity(w http.ResponseWriter, r *http.Request) error {
-	q, err := ParseRequest(r)
-	if err != nil {
-		return err
-	}
-	user, err := q.User(true)
+	q, user, err := parseUser(r, true)
 	if err != nil {
 		return err
 	}
@@ -165,11 +157,7 @@ func (s *Service) activity(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Service) comboActivity(w http.ResponseWriter, r *http.Request) error {
-	q, err := ParseRequest(r)
-	if err != nil {
-		return err
-	}
-	user, err := q.User(true)
+	q, user, err := parseUser(r, true)
 	if err != nil {
 		return err
 	}

@@ -43,11 +43,7 @@ func bindPins(pins map[string]string, given map[string]*string) error {
 }
 
 func (s *Service) positions(w http.ResponseWriter, r *http.Request) error {
-	q, err := ParseRequest(r)
-	if err != nil {
-		return err
-	}
-	user, err := q.User(false)
+	q, user, err := parseUser(r, false)
 	if err != nil {
 		return err
 	}
@@ -166,11 +162,7 @@ func (s *Service) positions(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Service) comboPositions(w http.ResponseWriter, r *http.Request) error {
-	q, err := ParseRequest(r)
-	if err != nil {
-		return err
-	}
-	user, err := q.User(true)
+	q, user, err := parseUser(r, true)
 	if err != nil {
 		return err
 	}
@@ -274,11 +266,7 @@ func (s *Service) comboPositions(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Service) value(w http.ResponseWriter, r *http.Request) error {
-	q, err := ParseRequest(r)
-	if err != nil {
-		return err
-	}
-	user, err := q.User(true)
+	q, user, err := parseUser(r, true)
 	if err != nil {
 		return err
 	}
@@ -295,11 +283,7 @@ func (s *Service) value(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Service) approvals(w http.ResponseWriter, r *http.Request) error {
-	q, err := ParseRequest(r)
-	if err != nil {
-		return err
-	}
-	user, err := q.User(true)
+	_, user, err := parseUser(r, true)
 	if err != nil {
 		return err
 	}
@@ -313,11 +297,7 @@ func (s *Service) approvals(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Service) userPnL(w http.ResponseWriter, r *http.Request) error {
-	q, err := ParseRequest(r)
-	if err != nil {
-		return err
-	}
-	user, err := q.User(true)
+	q, user, err := parseUser(r, true)
 	if err != nil {
 		return err
 	}
@@ -338,11 +318,7 @@ func (s *Service) userPnL(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Service) userStats(w http.ResponseWriter, r *http.Request) error {
-	q, err := ParseRequest(r)
-	if err != nil {
-		return err
-	}
-	user, err := q.User(true)
+	_, user, err := parseUser(r, true)
 	if err != nil {
 		return err
 	}
@@ -359,11 +335,7 @@ func (s *Service) userStats(w http.ResponseWriter, r *http.Request) error {
 }
 
 func (s *Service) userVolume(w http.ResponseWriter, r *http.Request) error {
-	q, err := ParseRequest(r)
-	if err != nil {
-		return err
-	}
-	user, err := q.User(true)
+	q, user, err := parseUser(r, true)
 	if err != nil {
 		return err
 	}
@@ -377,6 +349,17 @@ func (s *Service) userVolume(w http.ResponseWriter, r *http.Request) error {
 	}
 	WriteData(w, r, v)
 	return nil
+}
+
+// parseUser parses the request's query and its wallet parameter, the
+// opening of every wallet-keyed route.
+func parseUser(r *http.Request, required bool) (*Query, string, error) {
+	q, err := ParseRequest(r)
+	if err != nil {
+		return nil, "", err
+	}
+	user, err := q.User(required)
+	return q, user, err
 }
 
 // bounds parses a pair of optional epoch-second bounds; negatives are 400.
