@@ -55,8 +55,8 @@ func BenchmarkMiddleware(b *testing.B) {
 // BenchmarkAdmitThrottled is the slow path: one key over its limit, every
 // call searching for the earliest admissible bucket and being rejected.
 func BenchmarkAdmitThrottled(b *testing.B) {
-	c := DataDefaults()
-	l, _ := New(c, nil)
+	// A frozen clock: the window never slides, so every call is rejected.
+	l, _ := New(DataDefaults(), NewManualClock(t0))
 	scopes := []string{"general", "v2", "v2 trades"}
 	for i := 0; i < 400; i++ {
 		l.Admit("203.0.113.7", scopes)
