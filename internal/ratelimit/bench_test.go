@@ -51,3 +51,19 @@ func BenchmarkMiddleware(b *testing.B) {
 		h.ServeHTTP(w, req)
 	}
 }
+
+// BenchmarkAdmitThrottled is the slow path: one key over its limit, every
+// call searching for the earliest admissible bucket and being rejected.
+func BenchmarkAdmitThrottled(b *testing.B) {
+	// A frozen clock: the window never slides, so every call is rejected.
+	l, _ := New(DataDefaults(), NewManualClock(t0))
+	scopes := []string{"general", "v2", "v2 trades"}
+	for i := 0; i < 400; i++ {
+		l.Admit("203.0.113.7", scopes)
+	}
+	for b.Loop() {
+		if l.Admit("203.0.113.7", scopes).OK {
+			b.Fatal("admitted past the limit")
+		}
+	}
+}

@@ -243,17 +243,29 @@ func (ru *rule) earliest(r *ring, t int64) int64 {
 	if all < lim {
 		return t
 	}
-	win := func(m int64) int64 {
-		var s int64
-		for k := m - ru.b; k <= m; k++ {
-			s += r.at(k)
-		}
-		return s
+	// Windows ending past top+b hold no bucket of the ring, so the candidate
+	// last = top+b+1 always fits: the search is bounded.
+	n0 := t / ru.g
+	last := r.base + int64(len(r.c)) - 1 + ru.b + 1
+	if n0 >= last {
+		return t
 	}
-	for n := t / ru.g; ; n++ {
+	// w[i] = count of the window ending at bucket n0+i, by a sliding sum.
+	var buf [64]int64
+	w := buf[:0]
+	var sum int64
+	for k := n0 - ru.b; k <= n0; k++ {
+		sum += r.at(k)
+	}
+	w = append(w, sum)
+	for m := n0 + 1; m <= last+ru.b; m++ {
+		sum += r.at(m) - r.at(m-ru.b-1)
+		w = append(w, sum)
+	}
+	for n := n0; n <= last; n++ {
 		ok := true
-		for m := n; m <= n+ru.b; m++ {
-			if win(m) >= lim {
+		for _, c := range w[n-n0 : n-n0+ru.b+1] {
+			if c >= lim {
 				ok = false
 				break
 			}
@@ -262,6 +274,7 @@ func (ru *rule) earliest(r *ring, t int64) int64 {
 			return max(t, n*ru.g)
 		}
 	}
+	return max(t, last*ru.g) // unreachable: last always fits
 }
 
 // sweep forgets idle keys (their windows are empty). sh.mu is held.

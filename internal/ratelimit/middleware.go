@@ -95,7 +95,7 @@ func PlainReject(w http.ResponseWriter, _ *http.Request, retryAfter time.Duratio
 // block one host usually owns.
 func ClientIP(r *http.Request) string {
 	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
+	if err != nil || host == "" {
 		host = r.RemoteAddr
 	}
 	a, err := netip.ParseAddr(host)

@@ -148,3 +148,22 @@ func TestRetryAfterSeconds(t *testing.T) {
 		}
 	}
 }
+
+// FuzzClientIP: any peer address yields a stable key, never empty for a
+// non-empty address, and every IPv4 form of one host maps to one key.
+func FuzzClientIP(f *testing.F) {
+	for _, s := range []string{"1.2.3.4:80", "[::ffff:1.2.3.4]:80", "[2001:db8::1]:1", "", ":", "[::1]", "x:y:z"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, addr string) {
+		r := httptest.NewRequest(http.MethodGet, "/", nil)
+		r.RemoteAddr = addr
+		k := ClientIP(r)
+		if k != ClientIP(r) {
+			t.Fatal("unstable key")
+		}
+		if addr != "" && k == "" {
+			t.Fatalf("empty key for %q", addr)
+		}
+	})
+}
