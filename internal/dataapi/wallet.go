@@ -362,22 +362,6 @@ func parseUser(r *http.Request, required bool) (*Query, string, error) {
 	return q, user, err
 }
 
-// bounds parses a pair of optional epoch-second bounds; negatives are 400.
-func bounds(q *Query, lo, hi string) (int64, int64, error) {
-	var out [2]int64
-	for i, name := range []string{lo, hi} {
-		v, _, err := q.Int64(name)
-		if err != nil {
-			return 0, 0, err
-		}
-		if v < 0 {
-			return 0, 0, Invalidf(name, "%s must be a non-negative epoch-seconds timestamp", name)
-		}
-		out[i] = v
-	}
-	return out[0], out[1], nil
-}
-
 func itoaOrEmpty(v int64) string {
 	if v == 0 {
 		return ""

@@ -46,19 +46,21 @@ func (q *Query) OpenWindow() (Window, error) {
 	return Window{start, end}, nil
 }
 
-func (q *Query) bounds() (start, end int64, err error) {
-	for _, p := range []struct {
-		name string
-		dst  *int64
-	}{{"start", &start}, {"end", &end}} {
-		v, _, err := q.Int64(p.name)
+func (q *Query) bounds() (start, end int64, err error) { return bounds(q, "start", "end") }
+
+// bounds parses a pair of optional epoch-second bounds named lo and hi
+// (start/end, updated_after/updated_before); negatives are 400.
+func bounds(q *Query, lo, hi string) (int64, int64, error) {
+	var out [2]int64
+	for i, name := range []string{lo, hi} {
+		v, _, err := q.Int64(name)
 		if err != nil {
 			return 0, 0, err
 		}
 		if v < 0 {
-			return 0, 0, Invalidf(p.name, "%s must be a non-negative epoch second", p.name)
+			return 0, 0, Invalidf(name, "%s must be a non-negative epoch second", name)
 		}
-		*p.dst = v
+		out[i] = v
 	}
-	return start, end, nil
+	return out[0], out[1], nil
 }
