@@ -237,12 +237,7 @@ func (s *Server) orders(w http.ResponseWriter, r *http.Request, acct string) {
 		return
 	}
 	coid := q.Get("client_order_id")
-	var out []perps.OrderData
-	if err := s.view(func(m *perps.Machine) { out = m.OrdersOf(acct, oid, coid, iid, start, end, 100) }); err != nil {
-		s.engineErr(w, err, false)
-		return
-	}
-	writeJSON(w, 200, out)
+	viewJSON(s, w, func(m *perps.Machine) []perps.OrderData { return m.OrdersOf(acct, oid, coid, iid, start, end, 100) })
 }
 
 func (s *Server) openOrders(w http.ResponseWriter, r *http.Request, acct string) {
@@ -250,12 +245,7 @@ func (s *Server) openOrders(w http.ResponseWriter, r *http.Request, acct string)
 	if !ok {
 		return
 	}
-	var out []perps.OrderData
-	if err := s.view(func(m *perps.Machine) { out = m.OpenOrdersOf(acct, iid) }); err != nil {
-		s.engineErr(w, err, false)
-		return
-	}
-	writeJSON(w, 200, out)
+	viewJSON(s, w, func(m *perps.Machine) []perps.OrderData { return m.OpenOrdersOf(acct, iid) })
 }
 
 func (s *Server) fills(w http.ResponseWriter, r *http.Request, acct string) {
@@ -280,12 +270,7 @@ func (s *Server) fills(w http.ResponseWriter, r *http.Request, acct string) {
 }
 
 func (s *Server) balances(w http.ResponseWriter, r *http.Request, acct string) {
-	var out []perps.Balance
-	if err := s.view(func(m *perps.Machine) { out = m.BalancesOf(acct) }); err != nil {
-		s.engineErr(w, err, false)
-		return
-	}
-	writeJSON(w, 200, out)
+	viewJSON(s, w, func(m *perps.Machine) []perps.Balance { return m.BalancesOf(acct) })
 }
 
 func (s *Server) config(w http.ResponseWriter, r *http.Request, acct string) {
@@ -293,30 +278,15 @@ func (s *Server) config(w http.ResponseWriter, r *http.Request, acct string) {
 	if !ok {
 		return
 	}
-	var out []perps.LeverageConfig
-	if err := s.view(func(m *perps.Machine) { out = m.ConfigOf(acct, iid) }); err != nil {
-		s.engineErr(w, err, false)
-		return
-	}
-	writeJSON(w, 200, out)
+	viewJSON(s, w, func(m *perps.Machine) []perps.LeverageConfig { return m.ConfigOf(acct, iid) })
 }
 
 func (s *Server) stats(w http.ResponseWriter, r *http.Request, acct string) {
 	now := s.now().UnixMilli()
-	var out perps.Stats
-	if err := s.view(func(m *perps.Machine) { out = m.StatsOf(acct, now) }); err != nil {
-		s.engineErr(w, err, false)
-		return
-	}
-	writeJSON(w, 200, out)
+	viewJSON(s, w, func(m *perps.Machine) perps.Stats { return m.StatsOf(acct, now) })
 }
 
 func (s *Server) portfolio(w http.ResponseWriter, r *http.Request, acct string) {
 	now := s.now().UnixMilli()
-	var out perps.Portfolio
-	if err := s.view(func(m *perps.Machine) { out = m.PortfolioOf(acct, now) }); err != nil {
-		s.engineErr(w, err, false)
-		return
-	}
-	writeJSON(w, 200, out)
+	viewJSON(s, w, func(m *perps.Machine) perps.Portfolio { return m.PortfolioOf(acct, now) })
 }

@@ -63,12 +63,7 @@ func (s *Server) adminSubmit(w http.ResponseWriter, c *perps.Command, ok func(ev
 }
 
 func (s *Server) adminListInstruments(w http.ResponseWriter, r *http.Request) {
-	var out []perps.InstrumentWire
-	if err := s.view(func(m *perps.Machine) { out = m.Instruments() }); err != nil {
-		s.engineErr(w, err, false)
-		return
-	}
-	writeJSON(w, 200, out)
+	viewJSON(s, w, func(m *perps.Machine) []perps.InstrumentWire { return m.Instruments() })
 }
 
 // adminCreateInstrument: {symbol, category, price_decimals, quantity_decimals,

@@ -133,12 +133,7 @@ func (s *Server) tickers(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	now := s.now().UnixMilli()
-	var out []perps.Ticker
-	if err := s.view(func(m *perps.Machine) { out = m.Tickers(iid, now) }); err != nil {
-		s.engineErr(w, err, false)
-		return
-	}
-	writeJSON(w, 200, out)
+	viewJSON(s, w, func(m *perps.Machine) []perps.Ticker { return m.Tickers(iid, now) })
 }
 
 func (s *Server) bbo(w http.ResponseWriter, r *http.Request) {
@@ -147,12 +142,7 @@ func (s *Server) bbo(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	now := s.now().UnixMilli()
-	var out []perps.BBO
-	if err := s.view(func(m *perps.Machine) { out = m.BBOs(iid, now) }); err != nil {
-		s.engineErr(w, err, false)
-		return
-	}
-	writeJSON(w, 200, out)
+	viewJSON(s, w, func(m *perps.Machine) []perps.BBO { return m.BBOs(iid, now) })
 }
 
 var depthWeight = map[string]int{"10": 2, "100": 5, "500": 10, "1000": 20}
@@ -179,12 +169,7 @@ func (s *Server) book(w http.ResponseWriter, r *http.Request) {
 	}
 	depth, _ := strconv.Atoi(d)
 	now := s.now().UnixMilli()
-	var out perps.BookWire
-	if err := s.view(func(m *perps.Machine) { out = m.Book(iid, depth, now) }); err != nil {
-		s.engineErr(w, err, false)
-		return
-	}
-	writeJSON(w, 200, out)
+	viewJSON(s, w, func(m *perps.Machine) perps.BookWire { return m.Book(iid, depth, now) })
 }
 
 type page[T any] struct {
@@ -268,10 +253,5 @@ func (s *Server) statistics(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	now := s.now().UnixMilli()
-	var out []perps.Statistic
-	if err := s.view(func(m *perps.Machine) { out = m.Statistics(iid, now) }); err != nil {
-		s.engineErr(w, err, false)
-		return
-	}
-	writeJSON(w, 200, out)
+	viewJSON(s, w, func(m *perps.Machine) []perps.Statistic { return m.Statistics(iid, now) })
 }

@@ -193,6 +193,17 @@ func (s *Server) submit(c *perps.Command) (perps.Event, error) {
 }
 
 // view runs fn on the apply goroutine.
+// viewJSON answers 200 with what read returns, read on the apply goroutine
+// (a consistent state), or the engine's error.
+func viewJSON[T any](s *Server, w http.ResponseWriter, read func(m *perps.Machine) T) {
+	var out T
+	if err := s.view(func(m *perps.Machine) { out = read(m) }); err != nil {
+		s.engineErr(w, err, false)
+		return
+	}
+	writeJSON(w, 200, out)
+}
+
 func (s *Server) view(fn func(m *perps.Machine)) error {
 	return s.eng.View(func(mm engine.Machine[perps.Event], _ uint64) { fn(mm.(*perps.Machine)) })
 }
