@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"maps"
 	"net/http"
+	"net/http/pprof"
 	"os"
 	"time"
 
@@ -100,6 +101,9 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	adminMux := http.NewServeMux()
 	adminMux.Handle("GET /metrics", metrics.Handler())
 	adminMux.Handle("/", server.RequireToken(token, adminAPI.Routes()))
+	// Go profiles for operators (CPU, heap, goroutines), behind the admin token.
+	adminMux.Handle("/debug/pprof/", server.RequireToken(token, http.HandlerFunc(pprof.Index)))
+	adminMux.Handle("/debug/pprof/profile", server.RequireToken(token, http.HandlerFunc(pprof.Profile)))
 
 	g := &server.Group{Log: log, Metrics: metrics, Listeners: []*server.Listener{
 		{Name: "data", Addr: cfg.DataAddr, Handler: data, ServesOK: true},

@@ -9,8 +9,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"net/http"
+	"net/url"
 	"slices"
 	"sync"
 	"time"
@@ -48,9 +47,14 @@ func Run(ctx context.Context, c Config) (Result, error) {
 	if len(c.URLs) == 0 || c.Clients <= 0 || c.Duration <= 0 {
 		return Result{}, errors.New("loadgen: URLs, Clients and Duration are required")
 	}
-	tr := &http.Transport{MaxIdleConnsPerHost: c.Clients, MaxConnsPerHost: c.Clients}
-	defer tr.CloseIdleConnections()
-	client := &http.Client{Transport: tr, Timeout: 30 * time.Second}
+	targets := make([]target, len(c.URLs))
+	for i, raw := range c.URLs {
+		u, err := url.Parse(raw)
+		if err != nil || u.Scheme != "http" || u.Host == "" {
+			return Result{}, fmt.Errorf("loadgen: %q is not an http:// URL", raw)
+		}
+		targets[i] = target{host: u.Host, path: u.RequestURI()}
+	}
 
 	start := time.Now()
 	measureFrom := start.Add(c.Warmup)
@@ -62,12 +66,18 @@ func Run(ctx context.Context, c Config) (Result, error) {
 		wg.Add(1)
 		go func(i int) {
 			defer wg.Done()
+			conns := map[string]*Conn{} // one keep-alive connection per host
+			defer func() {
+				for _, cn := range conns {
+					_ = cn.Close()
+				}
+			}()
 			for n := i; ctx.Err() == nil; n++ {
 				t0 := time.Now()
 				if t0.After(stop) {
 					return
 				}
-				ok := get(ctx, client, c.URLs[n%len(c.URLs)])
+				ok := get(conns, targets[n%len(targets)])
 				if t0.Before(measureFrom) {
 					continue
 				}
@@ -98,16 +108,19 @@ func Run(ctx context.Context, c Config) (Result, error) {
 	return r, ctx.Err()
 }
 
-func get(ctx context.Context, c *http.Client, url string) bool {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
-	if err != nil {
-		return false
+type target struct{ host, path string }
+
+// get requests t on this client's connection to its host (dialled on first
+// use, re-dialled after a failure) and reports a 2xx answer.
+func get(conns map[string]*Conn, t target) bool {
+	cn := conns[t.host]
+	if cn == nil {
+		var err error
+		if cn, err = Dial(t.host); err != nil {
+			return false
+		}
+		conns[t.host] = cn
 	}
-	resp, err := c.Do(req)
-	if err != nil {
-		return false
-	}
-	_, _ = io.Copy(io.Discard, resp.Body)
-	resp.Body.Close()
-	return resp.StatusCode < 300
+	status, _, err := cn.Get(t.path)
+	return err == nil && status >= 200 && status < 300
 }
