@@ -55,7 +55,16 @@ type respEntry struct {
 	key    string
 	body   []byte
 	length []string // Content-Length header value, built once
+
+	// The gzip form, made on the first request that accepts it
+	// (respgzip.go); gz is written under respCache.mu inside gzOnce.
+	gzOnce   sync.Once
+	gz       []byte
+	gzLength []string
 }
+
+// cost is what the entry counts against the byte bound (under c.mu).
+func (e *respEntry) cost() int { return len(e.body) + len(e.gz) }
 
 // respCall lets concurrent misses on one key render once: after a
 // generation moves, 32 clients asking for the same page would otherwise
@@ -107,14 +116,14 @@ func (c *respCache) serve(w http.ResponseWriter, r *http.Request, next func(http
 		c.lru.MoveToFront(el)
 		e := el.Value.(*respEntry)
 		c.mu.Unlock()
-		writeEntry(w, e)
+		c.writeEntry(w, r, e)
 		return
 	}
 	if call, ok := c.inflight[key]; ok && call.sgen == sg && call.lgen == lg {
 		c.mu.Unlock()
 		<-call.done
 		if call.e != nil {
-			writeEntry(w, call.e)
+			c.writeEntry(w, r, call.e)
 		} else {
 			next(w, r)
 		}
@@ -143,6 +152,7 @@ func (c *respCache) serve(w http.ResponseWriter, r *http.Request, next func(http
 		e.length = []string{strconv.Itoa(len(e.body))}
 		call.e = e
 		c.put(sg, lg, e)
+		w.Header()["Vary"] = varyAcceptEncoding
 	}
 	w.WriteHeader(rec.code)
 	_, _ = w.Write(rec.body.Bytes())
@@ -170,24 +180,39 @@ func (c *respCache) put(sg, lg uint64, e *respEntry) {
 		return
 	}
 	if old, ok := c.entries[e.key]; ok {
-		c.size -= len(old.Value.(*respEntry).body)
+		c.size -= old.Value.(*respEntry).cost()
 		c.lru.Remove(old)
 	}
 	c.entries[e.key] = c.lru.PushFront(e)
-	c.size += len(e.body)
+	c.size += e.cost()
+	c.evict()
+}
+
+// evict drops least recently used entries until the bound holds (c.mu held).
+func (c *respCache) evict() {
 	for c.size > c.max {
 		back := c.lru.Back()
 		old := back.Value.(*respEntry)
 		c.lru.Remove(back)
 		delete(c.entries, old.key)
-		c.size -= len(old.body)
+		c.size -= old.cost()
 	}
 }
 
-// writeEntry writes a cached body: the headers the handler set, one Write.
-func writeEntry(w http.ResponseWriter, e *respEntry) {
+// writeEntry writes a cached body: the headers the handler set, one Write;
+// gzip-compressed when the request accepts it.
+func (c *respCache) writeEntry(w http.ResponseWriter, r *http.Request, e *respEntry) {
 	h := w.Header()
 	h["Content-Type"] = contentTypeJSON
+	h["Vary"] = varyAcceptEncoding
+	if ae := r.Header["Accept-Encoding"]; len(ae) > 0 && acceptsGzip(ae) {
+		if gz, n := c.gzipped(e); gz != nil {
+			h["Content-Encoding"] = contentEncodingGzip
+			h["Content-Length"] = n
+			_, _ = w.Write(gz)
+			return
+		}
+	}
 	h["Content-Length"] = e.length
 	_, _ = w.Write(e.body)
 }

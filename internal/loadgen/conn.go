@@ -24,6 +24,9 @@ import (
 // connection's end. It is not a general HTTP client (no redirects, no
 // 1xx handling beyond skipping, no TLS).
 type Conn struct {
+	// Header is sent with every request: whole "Name: value\r\n" lines.
+	Header string
+
 	addr string
 	host string
 	nc   net.Conn
@@ -78,7 +81,9 @@ func (c *Conn) Get(target string) (status int, n int64, err error) {
 	c.req = append(c.req, target...)
 	c.req = append(c.req, " HTTP/1.1\r\nHost: "...)
 	c.req = append(c.req, c.host...)
-	c.req = append(c.req, "\r\nUser-Agent: pmx-bench\r\n\r\n"...)
+	c.req = append(c.req, "\r\nUser-Agent: pmx-bench\r\n"...)
+	c.req = append(c.req, c.Header...)
+	c.req = append(c.req, "\r\n"...)
 	if _, err := c.nc.Write(c.req); err != nil {
 		_ = c.Close()
 		return 0, 0, err

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"net/url"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 )
@@ -21,6 +22,7 @@ type Config struct {
 	Clients  int           // concurrent connections
 	Duration time.Duration // measured time (after Warmup)
 	Warmup   time.Duration
+	Headers  []string // extra request header lines, "Name: value"
 }
 
 // Result summarises a run. Percentiles are exact over every request.
@@ -47,13 +49,20 @@ func Run(ctx context.Context, c Config) (Result, error) {
 	if len(c.URLs) == 0 || c.Clients <= 0 || c.Duration <= 0 {
 		return Result{}, errors.New("loadgen: URLs, Clients and Duration are required")
 	}
+	var extra string
+	for _, h := range c.Headers {
+		if strings.ContainsAny(h, "\r\n") || !strings.Contains(h, ":") {
+			return Result{}, fmt.Errorf("loadgen: header %q is not one \"Name: value\" line", h)
+		}
+		extra += h + "\r\n"
+	}
 	targets := make([]target, len(c.URLs))
 	for i, raw := range c.URLs {
 		u, err := url.Parse(raw)
 		if err != nil || u.Scheme != "http" || u.Host == "" {
 			return Result{}, fmt.Errorf("loadgen: %q is not an http:// URL", raw)
 		}
-		targets[i] = target{host: u.Host, path: u.RequestURI()}
+		targets[i] = target{host: u.Host, path: u.RequestURI(), header: extra}
 	}
 
 	start := time.Now()
@@ -108,7 +117,7 @@ func Run(ctx context.Context, c Config) (Result, error) {
 	return r, ctx.Err()
 }
 
-type target struct{ host, path string }
+type target struct{ host, path, header string }
 
 // get requests t on this client's connection to its host (dialled on first
 // use, re-dialled after a failure) and reports a 2xx answer.
@@ -119,6 +128,7 @@ func get(conns map[string]*Conn, t target) bool {
 		if cn, err = Dial(t.host); err != nil {
 			return false
 		}
+		cn.Header = t.header
 		conns[t.host] = cn
 	}
 	status, _, err := cn.Get(t.path)

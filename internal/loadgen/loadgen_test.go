@@ -37,3 +37,22 @@ func TestRejectsAnEmptyConfig(t *testing.T) {
 		t.Fatal("want error")
 	}
 }
+
+func TestSendsTheConfiguredHeaders(t *testing.T) {
+	var seen atomic.Int64
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Header.Get("Accept-Encoding") == "gzip" && r.Header.Get("X-Two") == "2" {
+			seen.Add(1)
+		}
+	}))
+	defer srv.Close()
+	res, err := Run(context.Background(), Config{URLs: []string{srv.URL + "/a"}, Clients: 2, Duration: 50 * time.Millisecond,
+		Headers: []string{"Accept-Encoding: gzip", "X-Two: 2"}})
+	if err != nil || res.Errors != 0 || seen.Load() < int64(res.Requests) || res.Requests == 0 {
+		t.Fatalf("%+v, %v; the server saw the headers on %d requests", res, err, seen.Load())
+	}
+	if _, err := Run(context.Background(), Config{URLs: []string{srv.URL}, Clients: 1, Duration: time.Millisecond,
+		Headers: []string{"X: 1\r\nY: 2"}}); err == nil {
+		t.Fatal("a header with a line break must be refused")
+	}
+}
