@@ -76,7 +76,7 @@ type applier struct {
 	builders      map[string]*ledger.Event // builder code → its latest builder event
 
 	hot   []hotPending // activity rows of this batch, published after commit (hot.go)
-	hotTx []string     // their tx hashes (hotRow.tx indexes this until publish)
+	hotTx []string     // their non-canonical tx hashes (hotRow.txOdd-1 indexes this until publish)
 
 	day     int64 // current observation day (UTC midnight)
 	touched map[*wallet]struct{}

@@ -3,6 +3,7 @@ package sqlite
 import (
 	"cmp"
 	"context"
+	"encoding/hex"
 	"slices"
 	"sync"
 
@@ -24,16 +25,55 @@ import (
 // catalog that enriches them. Rows, once stored, are never modified.
 
 // hotRow is one activity row (the activity table's columns but wid and
-// builder): 64 bytes and no pointers, so the garbage collector never scans
-// the rows; the tx hash is an index into hotModel.txs, shared by the rows of
-// one event.
+// builder): 96 bytes and no pointers, so the garbage collector never scans
+// the rows. The tx hash is stored inline as its 32 bytes: a page's rows are
+// adjacent in memory, so encoding their hashes reads no scattered strings
+// (when they were interned strings, reading them was a third of the JSON
+// time of a page). A hash that is not 0x + 64 lower-case hex digits (the
+// ledger canonicalises on-chain ones, so none today) is kept as a string
+// in hotModel.oddTx instead, and txOdd is its index + 1.
 type hotRow struct {
 	seq, ts           int64
 	eid               int64
 	size, usdc, price amount.Micro
-	tx                uint32
+	tx                [32]byte
+	txOdd             uint32
 	mid, tid          int32
 	typ, side, taker  uint8
+}
+
+// setTx stores tx in r: inline when canonical, else as odd[len] (returned
+// grown); odd indexes are rebased by publish for batch-local slices.
+func (r *hotRow) setTx(tx string, odd []string) []string {
+	if len(tx) == 66 && tx[0] == '0' && tx[1] == 'x' && isLowerHex(tx[2:]) {
+		_, _ = hex.Decode(r.tx[:], []byte(tx[2:])) // cannot fail: checked above
+		r.txOdd = 0
+		return odd
+	}
+	odd = append(odd, tx)
+	r.txOdd = uint32(len(odd))
+	return odd
+}
+
+// appendTx appends r's tx hash as text: "0x" and 64 hex digits.
+func (r *hotRow) appendTx(b []byte, odd []string) []byte {
+	if r.txOdd != 0 {
+		return append(b, odd[r.txOdd-1]...)
+	}
+	b = append(b, '0', 'x')
+	n := len(b)
+	b = append(b, make([]byte, 64)...) // the compiler appends zeroes without allocating
+	hex.Encode(b[n:], r.tx[:])
+	return b
+}
+
+func isLowerHex(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
 }
 
 func (r *hotRow) before(ts, seq int64) bool { return r.ts < ts || (r.ts == ts && r.seq < seq) }
@@ -58,16 +98,13 @@ type hotModel struct {
 	mu     sync.RWMutex
 	byAddr map[string]*hotWallet
 	byWid  map[int64]*hotWallet
-	txs    []string   // tx hashes, append-only; hotRow.tx indexes it
+	oddTx  []string   // non-canonical tx hashes, append-only; hotRow.txOdd-1 indexes it
 	enr    *hotEnrich // for the published catalog (hot_enrich.go)
 }
 
 // hotAdd records an activity row the running Apply inserted (tx: its hash).
 func (a *applier) hotAdd(wid int64, tx string, r hotRow) {
-	if n := len(a.hotTx); n == 0 || a.hotTx[n-1] != tx {
-		a.hotTx = append(a.hotTx, tx)
-	}
-	r.tx = uint32(len(a.hotTx) - 1) // batch-local until publish rebases it
+	a.hotTx = r.setTx(tx, a.hotTx) // an odd index is batch-local until publish rebases it
 	a.hot = append(a.hot, hotPending{wid: wid, row: r})
 }
 
@@ -79,8 +116,7 @@ type hotPending struct {
 
 // loadHot reads every wallet and activity row (called by Open, before the
 // store is shared). The table is scanned in seq order (no index), which
-// leaves a wallet's rows almost sorted by (ts, seq); maker and taker rows of
-// one event are adjacent, so they share the tx entry.
+// leaves a wallet's rows almost sorted by (ts, seq).
 func (db *DB) loadHot(ctx context.Context) error {
 	h := &db.hot
 	h.byAddr, h.byWid = map[string]*hotWallet{}, map[int64]*hotWallet{}
@@ -108,7 +144,6 @@ func (db *DB) loadHot(ctx context.Context) error {
 		return err
 	}
 	defer rows.Close()
-	var prevTx string
 	var last *hotWallet
 	for rows.Next() {
 		// int64 destinations: database/sql converts other integer kinds
@@ -122,10 +157,7 @@ func (db *DB) loadHot(ctx context.Context) error {
 		}
 		r.typ, r.mid, r.tid, r.side, r.taker = uint8(typ), int32(mid), int32(tid), uint8(side), uint8(taker)
 		r.size, r.usdc, r.price = amount.Micro(size), amount.Micro(usdc), amount.Micro(price)
-		if len(h.txs) == 0 || tx != prevTx {
-			h.txs = append(h.txs, tx)
-		}
-		prevTx, r.tx = tx, uint32(len(h.txs)-1)
+		h.oddTx = r.setTx(tx, h.oddTx)
 		if last == nil || last.prof.wid != wid {
 			if last = h.byWid[wid]; last == nil { // cannot happen: activity rows name known wallets
 				last = &hotWallet{prof: walletProf{wid: wid}}
@@ -153,9 +185,11 @@ func (db *DB) loadHot(ctx context.Context) error {
 func (db *DB) publish(a *applier) {
 	pend := a.hot
 	h := &db.hot
-	base := uint32(len(h.txs)) // only publish appends to txs, and Apply is single-writer
+	base := uint32(len(h.oddTx)) // only publish appends to oddTx, and Apply is single-writer
 	for i := range pend {
-		pend[i].row.tx += base
+		if pend[i].row.txOdd != 0 {
+			pend[i].row.txOdd += base
+		}
 	}
 	slices.SortFunc(pend, func(x, y hotPending) int {
 		if c := cmp.Compare(x.wid, y.wid); c != 0 {
@@ -168,7 +202,7 @@ func (db *DB) publish(a *applier) {
 	defer h.mu.Unlock()
 	db.cat.Store(a.cat)
 	h.enr = enr
-	h.txs = append(h.txs, a.hotTx...)
+	h.oddTx = append(h.oddTx, a.hotTx...)
 	for _, w := range a.wallets {
 		hw := h.byWid[w.wid]
 		if hw == nil {

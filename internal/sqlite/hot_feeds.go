@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"sort"
+	"unsafe"
 
 	"pmx/internal/amount"
 	"pmx/internal/store"
@@ -37,7 +38,7 @@ func (db *DB) Trades(ctx context.Context, p store.TradesParams) (store.Page[stor
 		h.mu.RUnlock()
 		return none, nil
 	}
-	rows := w.page(h.txs, &f, p.Window, false, p.After, p.Limit+1)
+	rows := w.page(h.oddTx, &f, p.Window, false, p.After, p.Limit+1)
 	enr := h.enr // immutable, built for cat
 	h.mu.RUnlock()
 	return pageOf(tradeRows(enr, rows), feedKeys(rows), p.Limit), nil
@@ -69,7 +70,7 @@ func (db *DB) Activity(ctx context.Context, p store.ActivityParams) (store.Page[
 			return none, nil
 		}
 	}
-	rows := w.page(h.txs, &f, p.Window, p.Ascending, p.After, p.Limit+1)
+	rows := w.page(h.oddTx, &f, p.Window, p.Ascending, p.After, p.Limit+1)
 	enr := h.enr // immutable, built for cat
 	h.mu.RUnlock()
 	return pageOf(activityRows(enr, rows), feedKeys(rows), p.Limit), nil
@@ -109,7 +110,7 @@ func (f *hotFilter) keep(r *hotRow) bool {
 // page returns at most n rows of w that pass f, inside the inclusive window
 // (0 = unbounded) and strictly after the seek key in the walk direction,
 // with the wallet's profile: the SQL feed's answer (feeds.go, feed).
-func (w *hotWallet) page(txs []string, f *hotFilter, win store.Window, asc bool, after *store.FeedKey, n int) []feedRow {
+func (w *hotWallet) page(oddTx []string, f *hotFilter, win store.Window, asc bool, after *store.FeedKey, n int) []feedRow {
 	lo, hi := win.Start, win.End
 	if hi == 0 {
 		hi = 1<<63 - 1
@@ -129,10 +130,23 @@ func (w *hotWallet) page(txs []string, f *hotFilter, win store.Window, asc bool,
 			to = min(to, k)
 		}
 	}
-	var out []feedRow
+	out := make([]feedRow, 0, max(0, min(n, to-from)))
+	// The page's tx hashes as text, in one allocation: each row's string
+	// points into it. Invariant: txt never grows past its capacity (a
+	// canonical hash is 66 bytes; an odd one gets its own string), so the
+	// strings already handed out stay valid.
+	txt := make([]byte, 0, 66*cap(out))
 	emit := func(r *hotRow) {
+		var tx string
+		if r.txOdd != 0 {
+			tx = oddTx[r.txOdd-1]
+		} else {
+			k := len(txt)
+			txt = r.appendTx(txt, nil)
+			tx = unsafe.String(&txt[k], 66)
+		}
 		out = append(out, feedRow{seq: r.seq, ts: r.ts, mid: int64(r.mid), tid: int64(r.tid), typ: int(r.typ),
-			side: int(r.side), size: r.size, usdc: r.usdc, price: r.price, tx: txs[r.tx], addr: w.prof.addr,
+			side: int(r.side), size: r.size, usdc: r.usdc, price: r.price, tx: tx, addr: w.prof.addr,
 			name: w.prof.name, pseudo: w.prof.pseudo, bio: w.prof.bio, image: w.prof.image})
 	}
 	if asc {

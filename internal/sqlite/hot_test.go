@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -463,5 +464,25 @@ func TestHotAtomicBatches(t *testing.T) {
 	pg, err := db.Activity(ctx, p)
 	if err != nil || len(pg.Rows) != batches*per {
 		t.Fatalf("final read: %d rows, %v", len(pg.Rows), err)
+	}
+}
+
+// TestHotRowTxHash: a canonical hash round-trips through the inline bytes,
+// anything else through the odd strings, and odd indexes stay distinct.
+func TestHotRowTxHash(t *testing.T) {
+	canon := "0x" + strings.Repeat("0123456789abcdef", 4)
+	var odd []string
+	for _, tx := range []string{canon, "", "0xABC", "0x" + strings.Repeat("A", 64), canon[:65] + "g", "not-a-hash"} {
+		var r hotRow
+		odd = r.setTx(tx, odd)
+		if got := string(r.appendTx(nil, odd)); got != tx {
+			t.Errorf("setTx(%q) then appendTx = %q", tx, got)
+		}
+		if (r.txOdd == 0) != (tx == canon) {
+			t.Errorf("%q: txOdd = %d", tx, r.txOdd)
+		}
+	}
+	if len(odd) != 5 {
+		t.Fatalf("%d odd hashes, want 5", len(odd))
 	}
 }
