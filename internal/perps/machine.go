@@ -61,7 +61,7 @@ type Machine struct {
 	touched  []*Order
 	pend     []uint64      // in-flight order ids (Due > 0)
 	mods     []*PendingMod // pending modifies, id order (pendmod.go)
-	modsDone []*PendingMod // recently applied modifies, id order, bounded
+	modsDone []*PendingMod // recently applied modifies, apply order, bounded
 	nextMod  uint64
 }
 

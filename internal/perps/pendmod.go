@@ -8,9 +8,9 @@ package perps
 // the submitter (ModifyOutcome): the HTTP/WS answer is that final outcome.
 //
 // Invariant: Order.ModPend is the id of the order's pending modify (0: none);
-// m.mods holds exactly the pending modifies, m.modsDone the most recent
-// applied ones (bounded, so a waiter can still read its outcome), both in id
-// order.
+// m.mods holds exactly the pending modifies (id order), m.modsDone the most
+// recent applied ones in the order they applied (bounded, so a waiter can
+// still read its outcome).
 
 // PendingMod is one modify awaiting its window.
 type PendingMod struct {
@@ -71,8 +71,8 @@ func (m *Machine) applyPending(pm *PendingMod, ts int64, ev *Event) {
 
 // ModifyOutcome is the final result of pending modify id, once applied.
 func (m *Machine) ModifyOutcome(id uint64) (ItemResult, bool) {
-	for _, pm := range m.modsDone {
-		if pm.ID == id {
+	for i := len(m.modsDone) - 1; i >= 0; i-- { // newest first: waiters read right after the apply
+		if pm := m.modsDone[i]; pm.ID == id {
 			if pm.Out == nil {
 				return ItemResult{}, false
 			}
