@@ -294,3 +294,34 @@ func TestFlightJournaledAcrossRestart(t *testing.T) {
 		t.Errorf("windows after the second switch: %+v", fl)
 	}
 }
+
+// TestPendingModifyOverWebSocket: over the socket too the answer to a
+// pending modify is its final outcome, and post-only mode answers with the
+// REST body.
+func TestPendingModifyOverWebSocket(t *testing.T) {
+	e := newEnv(t, Options{ModifyDelay: 20 * time.Millisecond})
+	e.instrument()
+	a := e.trader(1, "100000")
+	oid := a.placeOK(ord{iid: 1, buy: true, p: "100", qty: "1"})
+	w := e.dial(t)
+	done := make(chan json.RawMessage, 1)
+	go func() {
+		done <- w.signedPost(a, fmt.Sprintf(`{"type":"modifyOrders","args":[{"oid":%d,"p":"99","qty":"2"}]}`, oid),
+			[]any{"modifyOrders", []any{[]any{int(oid), "99", "2"}}})
+	}()
+	e.waitDue(t)
+	if it := a.modify(mod{oid: oid, p: "98", qty: "1"}); it[0].Error != "modify_already_pending" {
+		t.Errorf("second modify: %+v", it)
+	}
+	e.advance(20 * time.Millisecond)
+	d := <-done
+	var it []item
+	if json.Unmarshal(d, &it) != nil || len(it) != 1 || it[0].Status != "ok" || !strings.Contains(string(it[0].Order), `"p":"99"`) {
+		t.Errorf("WebSocket modify outcome: %s", d)
+	}
+	e.setMode(`{"mode":"post_only","retry_after_seconds":3}`)
+	o := ord{iid: 1, buy: false, p: "200", qty: "1"}
+	if d := w.signedPost(a, `{"type":"createOrders","args":[`+o.keyed()+`]}`, []any{"createOrders", []any{o.compact()}}); string(d) != `[{"status":"err","error":"post_only_mode","code":"post_only_mode","retry_after_seconds":3}]` {
+		t.Errorf("WebSocket place in post-only mode: %s", d)
+	}
+}
