@@ -26,6 +26,10 @@ Operator commands over the admin listener (token read from DIR/admin.token).
                      --max-leverage N [--min-notional D] [--base-asset A] [--max-price D]
   deposit --account 0x... --amount D        credit pUSD collateral (a deposit record)
   index --instrument ID --price D           push an index price
+  mode                                      show the perps trading mode
+  mode --set normal|cancel_only|post_only [--retry-after S]
+                                            set it (exchange-wide; journaled)
+  flight                                    show the perps in-flight windows in force
 
 Each prints the server's JSON answer; a refused command exits non-zero.
 `
@@ -72,6 +76,10 @@ func adminCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return c.deposit(ctx, rest[1:], stdout, stderr)
 	case rest[0] == "index":
 		return c.index(ctx, rest[1:], stdout, stderr)
+	case rest[0] == "mode":
+		return c.mode(ctx, rest[1:], stdout, stderr)
+	case rest[0] == "flight":
+		return c.do(ctx, "GET", "/admin/perps/flight", nil, stdout)
 	}
 	fs.Usage()
 	return fmt.Errorf("admin: unknown command %q", strings.Join(rest, " "))
@@ -133,6 +141,25 @@ func (c *adminClient) index(ctx context.Context, args []string, stdout, stderr i
 		return errors.New("admin index: --instrument and --price are required")
 	}
 	return c.do(ctx, "POST", "/admin/perps/index", map[string]any{"instrument_id": *iid, "price": *price}, stdout)
+}
+
+// mode shows or sets the perps trading mode.
+func (c *adminClient) mode(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := flag.NewFlagSet("admin mode", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	set := fs.String("set", "", "new mode: normal, cancel_only or post_only (absent: show the mode)")
+	retry := fs.Int64("retry-after", 0, "seconds clients are told to wait (Retry-After), default 60")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *set == "" {
+		return c.do(ctx, "GET", "/admin/perps/mode", nil, stdout)
+	}
+	body := map[string]any{"mode": *set}
+	if *retry != 0 {
+		body["retry_after_seconds"] = *retry
+	}
+	return c.do(ctx, "POST", "/admin/perps/mode", body, stdout)
 }
 
 // do sends one request and copies the JSON answer to stdout (indented); a

@@ -34,6 +34,11 @@ func TestAdminCommandsDrivePerpsThroughTheAdminListener(t *testing.T) {
 		{[]string{"deposit", "--account", "nope", "--amount", "1"}, true, "HTTP 400"},
 		{[]string{"index", "--instrument", "1", "--price", "251.5"}, false, `"status": "ok"`},
 		{[]string{"index", "--instrument", "9", "--price", "1"}, true, "instrument_not_found"},
+		{[]string{"mode"}, false, `"mode": "normal"`},
+		{[]string{"mode", "--set", "cancel_only", "--retry-after", "30"}, false, `"retry_after_seconds": 30`},
+		{[]string{"mode"}, false, `"mode": "cancel_only"`},
+		{[]string{"mode", "--set", "halted"}, true, "invalid mode"},
+		{[]string{"flight"}, false, "{}"},
 		{[]string{"frobnicate"}, true, "unknown command"},
 	}
 	for _, s := range steps {
@@ -47,6 +52,9 @@ func TestAdminCommandsDrivePerpsThroughTheAdminListener(t *testing.T) {
 	}
 	if code, body := get(t, urls["perps"]+"/v1/info/registered?address=0x00000000000000000000000000000000000000aa"); code != 200 || !strings.Contains(body, "true") {
 		t.Errorf("deposited account not registered: %d %s", code, body)
+	}
+	if code, body := get(t, urls["perps"]+"/v1/info/exchange"); code != 200 || !strings.Contains(body, `"cancel_only":true`) {
+		t.Errorf("cancel-only mode not on /v1/info/exchange: %d %s", code, body)
 	}
 	// Without the data dir's token the admin listener refuses.
 	if out, err := pmxAdmin(urls["admin"], t.TempDir(), "instruments", "list"); err == nil || !strings.Contains(out, "admin token") {
@@ -104,5 +112,26 @@ func TestDemoMarketMakersCanBeDisabled(t *testing.T) {
 	}
 	if _, body := get(t, urls["perps"]+"/v1/info/book?instrument_id=1&depth=10"); !strings.Contains(body, `"bids":[]`) {
 		t.Errorf("a book has quotes with the market makers off: %s", body)
+	}
+}
+
+// TestServePerpsWindowFlags: the in-flight window flags reach the engine; a
+// restart with other flags replays the journal and then switches (the admin
+// route shows the windows in force); a bad value stops serve.
+func TestServePerpsWindowFlags(t *testing.T) {
+	dir := t.TempDir()
+	urls, cmd := startServe(t, "--data-dir", dir, "--demo=false", "--perps-accept-delay", "25ms", "--perps-held-cancels=false")
+	if out, err := pmxAdmin(urls["admin"], dir, "flight"); err != nil || !strings.Contains(out, `"accept_ms": 25`) || !strings.Contains(out, `"no_held": true`) {
+		t.Errorf("flight: err=%v out=%s", err, out)
+	}
+	_ = cmd.Process.Kill()
+	_ = cmd.Wait()
+	urls, _ = startServe(t, "--data-dir", dir, "--demo=false", "--perps-taker-delay", "20ms")
+	if out, err := pmxAdmin(urls["admin"], dir, "flight"); err != nil || strings.TrimSpace(out) != "{\n  \"taker_ms\": 20\n}" {
+		t.Errorf("flight after restart: err=%v out=%s", err, out)
+	}
+	out, err := exec.Command(pmxBin, "serve", "--data-dir", t.TempDir(), "--perps-taker-delay", "-1ms").CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "perps-taker-delay") {
+		t.Errorf("negative delay: err=%v out=%s", err, out)
 	}
 }

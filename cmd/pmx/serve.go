@@ -84,7 +84,9 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 
-	perpsSrv, err := perpshttp.New(perpshttp.Options{Dir: dd.File("perps"), Log: log})
+	perpsSrv, err := perpshttp.New(perpshttp.Options{Dir: dd.File("perps"), Log: log,
+		RiskDelay: cfg.PerpsRiskDelay, AcceptDelay: cfg.PerpsAcceptDelay, TakerDelay: cfg.PerpsTakerDelay,
+		ModifyDelay: cfg.PerpsModifyDelay, NoHeldCancels: !cfg.PerpsHeldCancels})
 	if err != nil {
 		return err
 	}

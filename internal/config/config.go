@@ -28,7 +28,15 @@ type Serve struct {
 	DemoMarketMakers bool
 	DemoMMInterval   time.Duration
 	LogFormat        string // text or json
+	// Perps in-flight windows (docs/perps.md): awaiting risk checks, accept
+	// in flight, taker delay, pending modify; held cancels on accepts. Zero
+	// delays (the default) enter orders and apply modifies in their own step.
+	PerpsRiskDelay, PerpsAcceptDelay, PerpsTakerDelay, PerpsModifyDelay time.Duration
+	PerpsHeldCancels                                                    bool
 }
+
+// MaxPerpsDelay bounds each perps in-flight window (the engine's limit).
+const MaxPerpsDelay = time.Minute
 
 // Defaults are the documented defaults.
 func Defaults() Serve {
@@ -46,6 +54,7 @@ func Defaults() Serve {
 		DemoMarketMakers: true,
 		DemoMMInterval:   2 * time.Second,
 		LogFormat:        "text",
+		PerpsHeldCancels: true,
 	}
 }
 
@@ -68,6 +77,28 @@ func (c *Serve) Bind(fs *flag.FlagSet, env func(string) string) {
 	fs.Float64Var(&c.DemoScale, "demo-scale", envFloat(env, "demo-scale", d.DemoScale), "demo world scale, 1 = full size (env PMX_DEMO_SCALE)")
 	fs.BoolVar(&c.DemoMarketMakers, "demo-market-makers", envBool(env, "demo-market-makers", d.DemoMarketMakers), "run the perps demo market makers on a demo-seeded exchange (env PMX_DEMO_MARKET_MAKERS)")
 	fs.DurationVar(&c.DemoMMInterval, "demo-mm-interval", envDuration(env, "demo-mm-interval", d.DemoMMInterval), "perps demo market makers' requote period (env PMX_DEMO_MM_INTERVAL)")
+	dur := func(p *time.Duration, name string, def time.Duration, usage string) {
+		fs.DurationVar(p, name, envDuration(env, name, def), usage+" (env "+EnvName(name)+")")
+	}
+	dur(&c.PerpsRiskDelay, "perps-risk-delay", d.PerpsRiskDelay, "perps: how long an accepted order awaits its risk checks, whole ms, 0 = none")
+	dur(&c.PerpsAcceptDelay, "perps-accept-delay", d.PerpsAcceptDelay, "perps: how long an order's accept is in flight before it enters the book")
+	dur(&c.PerpsTakerDelay, "perps-taker-delay", d.PerpsTakerDelay, "perps: extra wait of an order that would match on entry (production 20ms)")
+	dur(&c.PerpsModifyDelay, "perps-modify-delay", d.PerpsModifyDelay, "perps: how long a modify is pending (modify_already_pending meanwhile)")
+	fs.BoolVar(&c.PerpsHeldCancels, "perps-held-cancels", envBool(env, "perps-held-cancels", d.PerpsHeldCancels), "perps: hold a cancel that races an accept (else order_in_flight) (env PMX_PERPS_HELD_CANCELS)")
+}
+
+// Check validates values the flag types cannot.
+func (c *Serve) Check() error {
+	for _, d := range []struct {
+		name string
+		v    time.Duration
+	}{{"perps-risk-delay", c.PerpsRiskDelay}, {"perps-accept-delay", c.PerpsAcceptDelay},
+		{"perps-taker-delay", c.PerpsTakerDelay}, {"perps-modify-delay", c.PerpsModifyDelay}} {
+		if d.v < 0 || d.v > MaxPerpsDelay || d.v%time.Millisecond != 0 {
+			return fmt.Errorf("--%s %v: must be whole milliseconds from 0 to %v", d.name, d.v, MaxPerpsDelay)
+		}
+	}
+	return nil
 }
 
 // EnvName maps a flag name to its environment variable: data-dir -> PMX_DATA_DIR.
@@ -121,5 +152,5 @@ func Parse(args []string) (Serve, error) {
 	if fs.NArg() > 0 {
 		return c, fmt.Errorf("unexpected argument %q", fs.Arg(0))
 	}
-	return c, nil
+	return c, c.Check()
 }

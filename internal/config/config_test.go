@@ -3,6 +3,7 @@ package config
 import (
 	"flag"
 	"testing"
+	"time"
 )
 
 func TestFlagBeatsEnvBeatsDefault(t *testing.T) {
@@ -30,5 +31,35 @@ func TestFlagBeatsEnvBeatsDefault(t *testing.T) {
 func TestEnvName(t *testing.T) {
 	if got := EnvName("data-dir"); got != "PMX_DATA_DIR" {
 		t.Fatal(got)
+	}
+}
+
+// TestPerpsWindows: the in-flight window flags and their environment
+// variables; Check refuses what the engine would.
+func TestPerpsWindows(t *testing.T) {
+	d := Defaults()
+	if d.PerpsRiskDelay != 0 || d.PerpsAcceptDelay != 0 || d.PerpsTakerDelay != 0 || d.PerpsModifyDelay != 0 || !d.PerpsHeldCancels {
+		t.Fatalf("defaults: %+v", d)
+	}
+	env := map[string]string{"PMX_PERPS_TAKER_DELAY": "20ms", "PMX_PERPS_HELD_CANCELS": "false", "PMX_PERPS_RISK_DELAY": "1s"}
+	var c Serve
+	fs := flag.NewFlagSet("t", flag.ContinueOnError)
+	c.Bind(fs, func(k string) string { return env[k] })
+	if err := fs.Parse([]string{"--perps-accept-delay", "5ms", "--perps-modify-delay", "200ms", "--perps-risk-delay", "2ms"}); err != nil {
+		t.Fatal(err)
+	}
+	if c.PerpsTakerDelay != 20*time.Millisecond || c.PerpsHeldCancels || c.PerpsAcceptDelay != 5*time.Millisecond ||
+		c.PerpsModifyDelay != 200*time.Millisecond || c.PerpsRiskDelay != 2*time.Millisecond {
+		t.Errorf("parsed: %+v", c)
+	}
+	for _, bad := range []struct {
+		flag, val string
+	}{{"--perps-taker-delay", "-1ms"}, {"--perps-accept-delay", "1500us"}, {"--perps-risk-delay", "2m"}, {"--perps-modify-delay", "61s"}} {
+		if _, err := Parse([]string{bad.flag, bad.val}); err == nil {
+			t.Errorf("%s %s accepted", bad.flag, bad.val)
+		}
+	}
+	if _, err := Parse([]string{"--perps-modify-delay", "1m"}); err != nil {
+		t.Errorf("the limit itself: %v", err)
 	}
 }

@@ -6,11 +6,12 @@ import (
 )
 
 // BenchmarkApplyPlaceCancel: one resting order placed and cancelled per
-// iteration, straight through Apply (no journal); with an accept delay the
-// order goes through the in-flight list and a KTick first.
+// iteration, straight through Apply (no journal); with an accept or risk
+// delay the order goes through the in-flight list and a KTick first; with a
+// risk and an accept delay, two ticks.
 func BenchmarkApplyPlaceCancel(b *testing.B) {
-	for _, cfg := range []Config{{}, {AcceptDelayMs: 1}} {
-		b.Run(fmt.Sprintf("accept%dms", cfg.AcceptDelayMs), func(b *testing.B) {
+	for _, cfg := range []Config{{}, {AcceptDelayMs: 1}, {RiskDelayMs: 1}, {RiskDelayMs: 1, AcceptDelayMs: 1}} {
+		b.Run(fmt.Sprintf("risk%dms_accept%dms", cfg.RiskDelayMs, cfg.AcceptDelayMs), func(b *testing.B) {
 			m := New(cfg)
 			ts := int64(1000)
 			apply := func(c Command) Event { ts++; return m.Apply(0, ts, c.Encode(), nil)[0] }
@@ -21,12 +22,47 @@ func BenchmarkApplyPlaceCancel(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				oid := apply(place).Acks[0].OID
+				if cfg.RiskDelayMs > 0 {
+					apply(tick)
+				}
 				if cfg.AcceptDelayMs > 0 {
 					apply(tick)
 				}
 				if r := apply(Command{Kind: KCancel, Account: acA, OIDs: []uint64{oid}}).Items[0]; r.Status != "ok" {
 					b.Fatalf("cancel: %+v", r)
 				}
+			}
+		})
+	}
+}
+
+// BenchmarkApplyModify: one modify of a resting order per iteration,
+// alternating two prices; with a modify delay it is pending until a KTick.
+func BenchmarkApplyModify(b *testing.B) {
+	for _, cfg := range []Config{{}, {ModifyDelayMs: 1}} {
+		b.Run(fmt.Sprintf("modify%dms", cfg.ModifyDelayMs), func(b *testing.B) {
+			cfg.MaxModifies = 1 << 40
+			m := New(cfg)
+			ts := int64(1000)
+			apply := func(c Command) Event { ts++; return m.Apply(0, ts, c.Encode(), nil)[0] }
+			apply(Command{Kind: KCreateInstrument, Instrument: &InstrumentSpec{Symbol: "BTC-USD", Category: "crypto", PriceDecimals: 1, QtyDecimals: 3, MaxLeverage: 20}})
+			apply(Command{Kind: KDeposit, Account: acA, Amount: "100000000"})
+			oid := apply(Command{Kind: KCreateOrders, Account: acA, Orders: []OrderReq{{IID: 1, Buy: true, P: sp("100"), Qty: "1"}}}).Acks[0].OID
+			mods := []Command{{Kind: KModify, Account: acA, Modifies: []ModifyReq{{OID: oid, P: "99", Qty: "1"}}},
+				{Kind: KModify, Account: acA, Modifies: []ModifyReq{{OID: oid, P: "100", Qty: "1"}}}}
+			tick := Command{Kind: KTick}
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				r := apply(mods[i%2]).Items[0]
+				if cfg.ModifyDelayMs > 0 {
+					apply(tick)
+					r, _ = m.ModifyOutcome(r.Mod)
+				}
+				if r.Status != "ok" {
+					b.Fatalf("modify: %+v", r)
+				}
+				i++
 			}
 		})
 	}

@@ -15,6 +15,10 @@ const (
 	KCancel           = "cancelOrders"
 	KCancelCOID       = "cancelOrdersCOID"
 	KCancelAll        = "cancelAll"
+	// Operator and engine commands (modes.go); no public route submits them.
+	KConfig      = "config"      // Flight: the in-flight windows from now on
+	KMode        = "mode"        // Mode (+ RetryAfter): exchange-wide trading mode
+	KLiquidating = "liquidating" // Account, On: the account's liquidation flag
 )
 
 // Command is one journaled input. Account is the acting account's lower-case
@@ -38,6 +42,11 @@ type Command struct {
 	Proxy      *Proxy          `json:"proxy,omitempty"`
 	Amount     string          `json:"amt,omitempty"`
 	Price      string          `json:"px,omitempty"`
+
+	Flight     *Flight `json:"fl,omitempty"`
+	Mode       string  `json:"mode,omitempty"`
+	RetryAfter int64   `json:"retry,omitempty"` // seconds
+	On         bool    `json:"on,omitempty"`
 }
 
 // OrderReq is one createOrders item as sent. P and TIF are nil when absent.
@@ -105,7 +114,8 @@ type ItemResult struct {
 	COID   string     `json:"coid,omitempty"`
 	Order  *OrderWire `json:"order,omitempty"`
 	Error  string     `json:"error,omitempty"`
-	Due    int64      `json:"-"` // StatusHeld: when the accept completes
+	Due    int64      `json:"-"` // StatusHeld: when the accept (or the pending modify) completes
+	Mod    uint64     `json:"-"` // StatusHeld of a modify: the pending modify's id (ModifyOutcome)
 }
 
 // Event is the outcome of one command: the reply for the submitter (Err for
@@ -121,6 +131,8 @@ type Event struct {
 	Trades []PublicTrade // public tape of this command
 	BBOs   []BBO         // instruments whose levels changed (timestamp = command ts)
 	Replay []byte
+	// RetryAfter (seconds) accompanies Err cancel_only_mode / post_only_mode.
+	RetryAfter int64
 }
 
 // AccountFill is a fill update addressed to one account.

@@ -19,10 +19,14 @@ type Config struct {
 	// command (also during recovery), so the caller can re-seed its replay
 	// cache. It must not affect machine state.
 	OnReplay func(key []byte)
-	// AcceptDelayMs, TakerDelayMs and NoHeldCancels shape the in-flight
-	// windows (inflight.go); zero delays enter orders in their own step.
-	AcceptDelayMs, TakerDelayMs int64
-	NoHeldCancels               bool
+	// AcceptDelayMs, TakerDelayMs, RiskDelayMs, ModifyDelayMs and
+	// NoHeldCancels shape the in-flight windows (inflight.go); zero delays
+	// enter orders and apply modifies in their own step. They are only the
+	// initial Flight: the machine keeps the windows in its state and KConfig
+	// commands change them (so a journal replays with the windows that were
+	// in force, whatever the restarting process was configured with).
+	AcceptDelayMs, TakerDelayMs, RiskDelayMs, ModifyDelayMs int64
+	NoHeldCancels                                           bool
 }
 
 const (
@@ -35,6 +39,10 @@ const (
 // Machine is the exchange state. Only the engine's apply goroutine touches it.
 type Machine struct {
 	cfg Config
+	fl  Flight // in-flight windows in force (state; KConfig)
+
+	mode      string // exchange-wide trading mode (modes.go): "" normal, ModeCancelOnly, ModePostOnly
+	modeRetry int64  // seconds clients are told to wait in a mode
 
 	inst     map[uint32]*Instrument
 	instIDs  []uint32 // ascending
@@ -48,10 +56,13 @@ type Machine struct {
 	nextDep  uint64
 	lastTS   int64
 
-	cur     uint32 // instrument of the book command being applied (for ReduceOnlyLimit)
-	bev     []book.Event
-	touched []*Order
-	pend    []uint64 // in-flight order ids (Due > 0)
+	cur      uint32 // instrument of the book command being applied (for ReduceOnlyLimit)
+	bev      []book.Event
+	touched  []*Order
+	pend     []uint64      // in-flight order ids (Due > 0)
+	mods     []*PendingMod // pending modifies, id order (pendmod.go)
+	modsDone []*PendingMod // recently applied modifies, apply order, bounded
+	nextMod  uint64
 }
 
 // New returns an empty exchange.
@@ -73,6 +84,12 @@ func New(cfg Config) *Machine {
 	return m
 }
 
+// initialFlight is the Flight a fresh machine starts with.
+func (m *Machine) initialFlight() Flight {
+	return Flight{AcceptMs: m.cfg.AcceptDelayMs, TakerMs: m.cfg.TakerDelayMs, RiskMs: m.cfg.RiskDelayMs,
+		ModifyMs: m.cfg.ModifyDelayMs, NoHeldCancels: m.cfg.NoHeldCancels}
+}
+
 func (m *Machine) reset() {
 	m.inst = map[uint32]*Instrument{}
 	m.instIDs = nil
@@ -82,6 +99,9 @@ func (m *Machine) reset() {
 	m.orders = map[uint64]*Order{}
 	m.nextOID, m.nextTID, m.nextAcct, m.nextDep, m.lastTS = 1, 1, 1, 1, 0
 	m.pend = nil
+	m.fl = m.initialFlight()
+	m.mode, m.modeRetry = "", 0
+	m.mods, m.modsDone, m.nextMod = nil, nil, 1
 }
 
 // Apply executes one command (engine.Machine). ts is Unix ms; it is made
@@ -123,6 +143,12 @@ func (m *Machine) Apply(seq uint64, ts int64, cmd []byte, out []Event) []Event {
 		m.cancel(c, ts, &ev)
 	case KCancelAll:
 		m.cancelAll(c, ts, &ev)
+	case KConfig:
+		m.setFlight(c, &ev)
+	case KMode:
+		m.setMode(c, &ev)
+	case KLiquidating:
+		m.setLiquidating(c, &ev)
 	default:
 		ev.Err = "invalid_command"
 	}

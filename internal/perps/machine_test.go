@@ -34,6 +34,16 @@ func script() [][]byte {
 		if i%5 == 0 {
 			out = append(out, cmd(Command{Kind: KModify, Account: who, Modifies: []ModifyReq{{OID: uint64(i), P: "90", Qty: "5"}}}))
 		}
+		switch i { // exchange-wide state changes (modes.go)
+		case 10:
+			out = append(out, cmd(Command{Kind: KLiquidating, Account: a, On: true}))
+		case 20:
+			out = append(out, cmd(Command{Kind: KMode, Mode: ModePostOnly, RetryAfter: 5}))
+		case 23:
+			out = append(out, cmd(Command{Kind: KMode, Mode: ModeNormal}), cmd(Command{Kind: KLiquidating, Account: a}))
+		case 30:
+			out = append(out, cmd(Command{Kind: KConfig, Flight: &Flight{TakerMs: 1, ModifyMs: 1}}))
+		}
 	}
 	return append(out, cmd(Command{Kind: KCancelAll, Account: a}), []byte("garbage"))
 }
@@ -41,8 +51,10 @@ func script() [][]byte {
 // Applying the same commands gives the same state; a snapshot restores it
 // exactly; the state after restore plus the tail equals a straight replay.
 func TestDeterminismAndSnapshot(t *testing.T) {
-	for _, cfg := range []Config{{}, {AcceptDelayMs: 3, TakerDelayMs: 2}, {TakerDelayMs: 4, NoHeldCancels: true}} {
-		t.Run(fmt.Sprintf("accept%d_taker%d", cfg.AcceptDelayMs, cfg.TakerDelayMs), func(t *testing.T) { determinism(t, cfg) })
+	for _, cfg := range []Config{{}, {AcceptDelayMs: 3, TakerDelayMs: 2}, {TakerDelayMs: 4, NoHeldCancels: true},
+		{RiskDelayMs: 2, AcceptDelayMs: 1, ModifyDelayMs: 3}} {
+		t.Run(fmt.Sprintf("risk%d_accept%d_taker%d_modify%d", cfg.RiskDelayMs, cfg.AcceptDelayMs, cfg.TakerDelayMs, cfg.ModifyDelayMs),
+			func(t *testing.T) { determinism(t, cfg) })
 	}
 }
 

@@ -2,9 +2,11 @@ package perps
 
 import "pmx/internal/book"
 
-// A modify is applied whole in one journaled step, so "another modification
-// in progress" (modify_already_pending) never happens. In-flight orders
-// (inflight.go) refuse modifies with order_in_flight.
+// A modify is resolved and parsed in its command's step; the rest of its
+// rules apply when it applies: in the same step, or, with Flight.ModifyMs >
+// 0, when its pending window ends (pendmod.go). In-flight orders
+// (inflight.go) refuse modifies with order_in_flight; an order with a
+// pending modify refuses another with modify_already_pending.
 
 func (m *Machine) modify(c *Command, ts int64, ev *Event) {
 	a := m.accts[c.Account]
@@ -41,6 +43,9 @@ func (m *Machine) modifyOne(a *Account, r *ModifyReq, byCOID bool, seen map[uint
 		return bad("duplicate_order_in_batch")
 	}
 	seen[o.OID] = true
+	if o.ModPend != 0 {
+		return bad("modify_already_pending")
+	}
 	in := m.inst[o.IID]
 	g := in.grid()
 	p, err := g.ParsePrice(r.P)
@@ -51,7 +56,23 @@ func (m *Machine) modifyOne(a *Account, r *ModifyReq, byCOID bool, seen map[uint
 	if err != nil || int64(q) > book.MaxQty {
 		return bad("invalid_command")
 	}
-	ticks, lots := int64(p), int64(q)
+	if m.fl.ModifyMs > 0 {
+		return m.pendModify(o, r, int64(p), int64(q), ts)
+	}
+	return m.applyModify(o, r, int64(p), int64(q), ts, ev)
+}
+
+// applyModify applies the remaining modify rules to o, which the request r
+// resolved to, and modifies it.
+func (m *Machine) applyModify(o *Order, r *ModifyReq, ticks, lots int64, ts int64, ev *Event) ItemResult {
+	bad := func(e string) ItemResult { return ItemResult{Status: "err", OID: r.OID, COID: r.COID, Error: e} }
+	if o.Terminal || o.Due > 0 { // only a pending modify can find it so: it ended meanwhile
+		return bad("order_not_in_orderbook")
+	}
+	if m.mode == ModeCancelOnly {
+		return bad(ErrCancelOnlyMode)
+	}
+	in := m.inst[o.IID]
 	if o.TIF != "gtc" || o.Ticks == 0 {
 		return bad("order_not_modifiable")
 	}
@@ -123,7 +144,7 @@ func (m *Machine) cancelOne(a *Account, oid uint64, ts int64, ev *Event) ItemRes
 		return ItemResult{Status: "err", OID: oid, COID: o.COID, Error: "order_already_terminal"}
 	}
 	if o.Due > 0 {
-		return m.cancelInFlight(o)
+		return m.cancelInFlight(o, ts, ev)
 	}
 	coid := o.COID
 	in := m.inst[o.IID]

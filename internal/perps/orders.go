@@ -44,7 +44,7 @@ func (m *Machine) leverage(a *Account, in *Instrument) int64 {
 }
 
 // usedMargin is the initial margin of the account's positions (at entry) and
-// resting non-reduce-only orders.
+// open non-reduce-only orders (in flight included, awaiting risk checks not).
 func (m *Machine) usedMargin(a *Account) int64 {
 	var used int64
 	for iid, p := range a.Positions {
@@ -53,7 +53,7 @@ func (m *Machine) usedMargin(a *Account) int64 {
 	}
 	for oid := range a.Open {
 		o := m.orders[oid]
-		if o.Reduce {
+		if o.Reduce || o.Risk {
 			continue
 		}
 		in := m.inst[o.IID]
@@ -68,9 +68,23 @@ func (m *Machine) createOrders(c *Command, ts int64, ev *Event) {
 		ev.Err = "account not found for proxy"
 		return
 	}
+	if m.mode == ModeCancelOnly {
+		ev.Err, ev.RetryAfter = ErrCancelOnlyMode, m.modeRetry
+		return
+	}
 	ev.Acks = make([]Ack, 0, len(c.Orders))
+	refused := 0
 	for i := range c.Orders {
-		ev.Acks = append(ev.Acks, m.place(a, &c.Orders[i], ts, ev))
+		r := &c.Orders[i]
+		if m.mode == ModePostOnly && !r.PO {
+			ev.Acks = append(ev.Acks, Ack{Status: "err", Error: ErrPostOnlyMode, COID: r.C})
+			refused++
+			continue
+		}
+		ev.Acks = append(ev.Acks, m.place(a, r, ts, ev))
+	}
+	if refused == len(c.Orders) && refused > 0 { // nothing the mode allows: the whole request is refused
+		ev.Acks, ev.Err, ev.RetryAfter = nil, ErrPostOnlyMode, m.modeRetry
 	}
 }
 
@@ -140,8 +154,10 @@ func (m *Machine) place(a *Account, r *OrderReq, ts int64, ev *Event) Ack {
 	if len(a.Open) >= m.cfg.MaxOpenOrders {
 		return bad("open_orders_limit")
 	}
-	if e := m.RiskCheck(a, in, r.Buy, ticks, lots, r.RO); e != "" {
-		return bad(e)
+	if m.fl.RiskMs == 0 { // else the order awaits its risk checks (inflight.go)
+		if e := m.RiskCheck(a, in, r.Buy, ticks, lots, r.RO); e != "" {
+			return bad(e)
+		}
 	}
 	o := &Order{OID: m.nextOID, IID: in.ID, Account: a.Addr, Buy: r.Buy, Ticks: ticks, Lots: lots, TIF: tif,
 		PostOnly: r.PO, Reduce: r.RO, COID: r.C, Status: StOpen, Created: ts, Updated: ts}
@@ -155,6 +171,13 @@ func (m *Machine) place(a *Account, r *OrderReq, ts int64, ev *Event) Ack {
 	if ticks > 0 && in.MinNotional > 0 &&
 		tickLotsToMicro(notional(ticks, lots), in.PriceDecimals, in.QtyDecimals) < in.MinNotional {
 		m.finish(o, StBelowMin, ts)
+		m.touch(o)
+		m.flush(ev)
+		return ack
+	}
+	if m.fl.RiskMs > 0 {
+		o.Due, o.Risk = ts+m.fl.RiskMs, true
+		m.pend = append(m.pend, o.OID)
 		m.touch(o)
 		m.flush(ev)
 		return ack

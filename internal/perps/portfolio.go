@@ -62,6 +62,7 @@ func (m *Machine) markTicks(in *Instrument, p *Position) int64 {
 func (m *Machine) PortfolioOf(addr string, nowMs int64) Portfolio {
 	out := Portfolio{Positions: []PortfolioPosition{}, Timestamp: nowMs}
 	a := m.accts[addr]
+	out.InLiquidation = a != nil && a.Liquidating
 	var bal, upnlSum, imSum, mmSum, valSum int64
 	if a != nil {
 		bal = a.Balance
@@ -104,7 +105,7 @@ func (m *Machine) PortfolioOf(addr string, nowMs int64) Portfolio {
 		}
 		for oid := range a.Open {
 			o := m.orders[oid]
-			if !o.Reduce {
+			if !o.Reduce && !o.Risk {
 				in := m.inst[o.IID]
 				imSum += tickLotsToMicro(notional(o.Ticks, o.Lots-o.Filled), in.PriceDecimals, in.QtyDecimals) / m.leverage(a, in)
 			}

@@ -22,10 +22,23 @@ type state struct {
 	NextAcct    uint64        `json:"next_acct"`
 	NextDep     uint64        `json:"next_dep"`
 	LastTS      int64         `json:"last_ts"`
+	// Exchange-wide state (modes.go, pendmod.go); absent when zero, so the
+	// encoding of a state without them is unchanged.
+	Flight    Flight        `json:"flight,omitzero"`
+	Mode      string        `json:"mode,omitempty"`
+	ModeRetry int64         `json:"mode_retry,omitempty"`
+	Mods      []*PendingMod `json:"mods,omitempty"`
+	ModsDone  []*PendingMod `json:"mods_done,omitempty"`
+	NextMod   uint64        `json:"next_mod,omitempty"`
 }
 
 func (m *Machine) encode() []byte {
-	s := state{NextOID: m.nextOID, NextTID: m.nextTID, NextAcct: m.nextAcct, NextDep: m.nextDep, LastTS: m.lastTS}
+	s := state{NextOID: m.nextOID, NextTID: m.nextTID, NextAcct: m.nextAcct, NextDep: m.nextDep, LastTS: m.lastTS,
+		Flight: m.fl, Mode: m.mode, ModeRetry: m.modeRetry, Mods: m.mods,
+		ModsDone: m.modsDone}
+	if m.nextMod > 1 {
+		s.NextMod = m.nextMod
+	}
 	for _, id := range m.instIDs {
 		in := m.inst[id]
 		s.Instruments = append(s.Instruments, in)
@@ -96,6 +109,10 @@ func (m *Machine) Restore(r io.Reader) error {
 		}
 	}
 	m.nextOID, m.nextTID, m.nextAcct, m.nextDep, m.lastTS = s.NextOID, s.NextTID, s.NextAcct, s.NextDep, s.LastTS
+	m.fl, m.mode, m.modeRetry, m.mods, m.modsDone = s.Flight, s.Mode, s.ModeRetry, s.Mods, s.ModsDone
+	if s.NextMod > 0 {
+		m.nextMod = s.NextMod
+	}
 	return nil
 }
 

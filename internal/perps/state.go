@@ -99,6 +99,9 @@ type Account struct {
 	Deposits  []Deposit            `json:"deposits"`
 	Volume    []VolumeDay          `json:"volume"` // per UTC day, oldest first, last 8 days
 	COIDs     map[string]uint64    `json:"coids"`  // coid -> open oid
+	// Liquidating is set by KLiquidating (the margin issue's liquidation
+	// engine); it shapes cancels of in-flight orders (inflight.go).
+	Liquidating bool `json:"liq,omitempty"`
 }
 
 // VolumeDay is one UTC day's traded notional (micro).
@@ -129,6 +132,9 @@ const (
 	StReduceInvalid = "reduce_only_invalid"
 	StBelowMin      = "below_min_notional"
 	StCloseOnly     = "instrument_close_only"
+	// StInsufficientMargin: an order accepted (oid, ack ok) that failed its
+	// deferred risk check (Flight.RiskMs > 0) ends with the check's identifier.
+	StInsufficientMargin = "insufficient_margin"
 )
 
 // Order is one order; it stays in Orders after it terminates (history).
@@ -151,9 +157,11 @@ type Order struct {
 	Terminal bool   `json:"term,omitempty"`
 	// In flight (inflight.go): Due > 0 until the order enters the book.
 	Due        int64  `json:"due,omitempty"`
-	Taker      bool   `json:"tdly,omitempty"` // waiting out the taker delay
-	Held       bool   `json:"held,omitempty"` // a cancel is held for the accept
-	HeldResult string `json:"hres,omitempty"` // the held cancel's outcome
+	Risk       bool   `json:"risk,omitempty"`  // awaiting risk checks
+	Taker      bool   `json:"tdly,omitempty"`  // waiting out the taker delay
+	Held       bool   `json:"held,omitempty"`  // a cancel is held for the accept
+	HeldResult string `json:"hres,omitempty"`  // the held cancel's outcome
+	ModPend    uint64 `json:"mpend,omitempty"` // id of the order's pending modify (pendmod.go), 0: none
 }
 
 // Fill is one side of one trade, as the account sees it.

@@ -27,6 +27,9 @@ func (s *Server) AdminRoutes() map[string]http.Handler {
 		"POST /admin/perps/instruments": http.HandlerFunc(s.adminCreateInstrument),
 		"POST /admin/perps/deposits":    http.HandlerFunc(s.adminDeposit),
 		"POST /admin/perps/index":       http.HandlerFunc(s.adminIndex),
+		"GET /admin/perps/mode":         http.HandlerFunc(s.adminGetMode),
+		"POST /admin/perps/mode":        http.HandlerFunc(s.adminSetMode),
+		"GET /admin/perps/flight":       http.HandlerFunc(s.adminGetFlight),
 	}
 }
 

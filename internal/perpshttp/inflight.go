@@ -7,15 +7,16 @@ import (
 )
 
 // In-flight orders (perps/inflight.go) need two things from the server: due
-// accepts must complete without waiting for unrelated traffic (pump), and a
-// held cancel's HTTP/WebSocket answer is its final outcome (resolveHeld).
+// steps must complete without waiting for unrelated traffic (pump), and the
+// HTTP/WebSocket answer to a held cancel or a pending modify is its final
+// outcome (resolveHeld).
 
 // inflightPoll is how often the pump and held-cancel waiters look at the
 // clock; small against the delays (milliseconds), cheap (one View).
 const inflightPoll = time.Millisecond
 
 // pump submits a KTick whenever an in-flight step is due. It runs only when
-// a delay is configured.
+// a window is open or a step was pending at start.
 func (s *Server) pump(stop <-chan struct{}) {
 	t := time.NewTicker(inflightPoll)
 	defer t.Stop()
@@ -37,9 +38,9 @@ func (s *Server) pump(stop <-chan struct{}) {
 	}
 }
 
-// resolveHeld replaces every held-cancel item by its final outcome: it waits
-// until the accept is due, makes sure it completed (a KTick) and reads the
-// result. It reports false if the engine stopped meanwhile.
+// resolveHeld replaces every held-cancel or pending-modify item by its final
+// outcome: it waits until the step is due, makes sure it completed (a KTick)
+// and reads the result. It reports false if the engine stopped meanwhile.
 func (s *Server) resolveHeld(items []perps.ItemResult) bool {
 	for i := range items {
 		it := &items[i]
@@ -55,6 +56,15 @@ func (s *Server) resolveHeld(items []perps.ItemResult) bool {
 		}
 		if _, err := s.submit(&perps.Command{Kind: perps.KTick}); err != nil {
 			return false
+		}
+		if it.Mod != 0 { // a pending modify
+			var out perps.ItemResult
+			ok := false
+			if s.view(func(m *perps.Machine) { out, ok = m.ModifyOutcome(it.Mod) }) != nil || !ok {
+				return false
+			}
+			*it = out
+			continue
 		}
 		var out string
 		if s.view(func(m *perps.Machine) { out = m.HeldOutcome(it.OID) }) != nil || out == "" {

@@ -61,7 +61,7 @@ func raw(b []byte) http.HandlerFunc {
 func (s *Server) exchange(w http.ResponseWriter, r *http.Request) {
 	name, chain, contract := s.ver.Domain()
 	writeJSON(w, 200, map[string]any{"name": name, "version": "1", "chain_id": chain,
-		"contract": contract.String(), "cancel_only": false, "engine_version": "pmx-1"})
+		"contract": contract.String(), "cancel_only": s.cancelOnly(), "engine_version": "pmx-1"})
 }
 
 // queryIID parses instrument_id; required reports a missing one as 400.

@@ -42,12 +42,13 @@ type Options struct {
 	// WSMessages is inbound WebSocket message weight per IP per minute
 	// (default 1,000).
 	WSMessages int
-	// AcceptDelay and TakerDelay open the in-flight windows of the order
-	// lifecycle (docs/perps.md; default 0: orders enter the book in their own
-	// step); NoHeldCancels answers order_in_flight instead of holding a
-	// cancel during an accept.
-	AcceptDelay, TakerDelay time.Duration
-	NoHeldCancels           bool
+	// RiskDelay, AcceptDelay, TakerDelay and ModifyDelay open the in-flight
+	// windows of the order lifecycle (docs/perps.md; default 0: orders enter
+	// the book and modifies apply in their own step); NoHeldCancels answers
+	// order_in_flight instead of holding a cancel during an accept. They are
+	// journaled when they change (modes.go), so a replay never depends on them.
+	RiskDelay, AcceptDelay, TakerDelay, ModifyDelay time.Duration
+	NoHeldCancels                                   bool
 }
 
 // Server is the perps API over one engine.
@@ -127,9 +128,8 @@ func New(opt Options) (*Server, error) {
 	s.wsMsgs = newBuckets(opt.WSMessages, time.Minute)
 	s.hub.conns = map[*wsConn]struct{}{}
 	s.stop, s.fanDone = make(chan struct{}), make(chan struct{})
-	m := perps.New(perps.Config{MaxModifies: opt.MaxModifies, OnReplay: s.seedReplay,
-		AcceptDelayMs: opt.AcceptDelay.Milliseconds(), TakerDelayMs: opt.TakerDelay.Milliseconds(),
-		NoHeldCancels: opt.NoHeldCancels})
+	// Zero windows: the journal sets them (applyFlight).
+	m := perps.New(perps.Config{MaxModifies: opt.MaxModifies, OnReplay: s.seedReplay})
 	// No Validate hook: every command is built by this package, and the
 	// machine answers a malformed one with an event anyway.
 	eng, rec, err := engine.Open(engine.Config{Dir: opt.Dir, SnapshotEvery: opt.SnapshotEvery},
@@ -144,13 +144,17 @@ func New(opt Options) (*Server, error) {
 			s.creds.put(p)
 		}
 	})
+	var pump bool
+	if err == nil {
+		pump, err = s.applyFlight()
+	}
 	if err != nil {
 		eng.Close()
 		return nil, err
 	}
 	go s.fanout(s.stop)
 	go s.bookTicker(s.stop)
-	if opt.AcceptDelay > 0 || opt.TakerDelay > 0 {
+	if pump {
 		go s.pump(s.stop)
 	}
 	return s, nil

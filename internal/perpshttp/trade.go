@@ -181,7 +181,7 @@ func (s *Server) execTrade(opType string, req *perpsauth.Request) result {
 	}
 	switch {
 	case ev.Err != "":
-		return errResult(batch, 400, ev.Err)
+		return refused(batch, ev)
 	case opType == "createOrders":
 		return result{code: 200, body: ev.Acks}
 	case opType == "cancelAll":
