@@ -100,153 +100,188 @@ func plain8(s string) bool {
 	return ((x-0x20*ones)&^x|(q-ones)&^q|(bs-ones)&^bs|x)&highs == 0
 }
 
-// objWriter appends the members of one JSON object.
-type objWriter struct {
-	b     []byte
-	first bool
-	memo  *strMemo // nil = no memo
-}
-
-// strMemo remembers where in the page buffer a string was last written
-// escaped, so a value repeated across a page's rows (the wallet's profile,
-// a market's title, slug, icon, ids) is copied instead of escaped again. It
-// is direct-mapped on the string's data address (hashing the contents would
-// read bytes scattered over the heap: cache misses cost more than the
-// escaping), so repeats of one allocation hit; a slot holds the last string
-// that hashed to it.
+// pageMemo remembers where in the page buffer values were last written,
+// so what repeats across a page's rows is copied instead of encoded again:
+// single strings (a market's ids) and whole runs of members (a wallet's
+// profile, a market's title, slug, icon and outcome). Both are
+// direct-mapped on a string's data address (hashing the contents would read
+// bytes scattered over the heap: cache misses cost more than the escaping),
+// and a slot holds the last value that mapped to it. A hit compares the
+// values themselves (strings with equal data pointers compare without
+// reading their bytes), so a collision only costs a miss.
 // Invariant: offsets index the one buffer of one page, which only grows.
-type strMemo [128]struct {
-	s        string
-	off, end int
+type pageMemo struct {
+	strs [128]struct {
+		s        string
+		off, end int
+	}
+	runs [64]struct {
+		k        runKey
+		off, end int
+	}
 }
 
-func (w *objWriter) str(k, v string) {
-	w.key(k)
-	if w.memo == nil || len(v) < 16 {
-		w.b = appendJSONString(w.b, v)
-		return
-	}
-	a := uintptr(unsafe.Pointer(unsafe.StringData(v)))
-	e := &w.memo[(a>>4^a>>11)&127]
-	if e.s == v { // equal pointers compare without reading the bytes
-		w.b = append(w.b, w.b[e.off:e.end]...)
-		return
-	}
-	off := len(w.b)
-	w.b = appendJSONString(w.b, v)
-	e.s, e.off, e.end = v, off, len(w.b)
+// runKey is which run (id: its members, one id per call site) and the
+// values of its members (unused entries empty; n is a run's integer
+// member, if it has one).
+type runKey struct {
+	id uint8
+	s  [5]string
+	n  int64
 }
 
-func (w *objWriter) key(k string) {
-	if !w.first {
-		w.b = append(w.b, ',')
-	}
-	w.first = false
-	w.b = append(w.b, '"')
-	w.b = append(w.b, k...) // keys are fixed ASCII names
-	w.b = append(w.b, '"', ':')
+// Run ids: two runs whose values are equal still render different members.
+const (
+	runProfile = iota + 1
+	runTradeMarket
+	runActivityMarket
+	runPositionProfile
+)
+
+func slot(s string, mask uintptr) uintptr {
+	a := uintptr(unsafe.Pointer(unsafe.StringData(s)))
+	return (a>>4 ^ a>>11) & mask
 }
 
-// strOnce is str for a value that rarely repeats within a page (a
+// str appends the member prefix k (`,"name":`) and v as a JSON string.
+func (m *pageMemo) str(b []byte, k, v string) []byte {
+	b = append(b, k...)
+	if len(v) < 16 {
+		return appendJSONString(b, v)
+	}
+	e := &m.strs[slot(v, 127)]
+	if e.s == v {
+		return append(b, b[e.off:e.end]...)
+	}
+	off := len(b)
+	b = appendJSONString(b, v)
+	e.s, e.off, e.end = v, off, len(b)
+	return b
+}
+
+// run appends a run of members rendered by enc, or copies the last
+// rendering of the same values (k) in this page.
+func (m *pageMemo) run(b []byte, k *runKey, enc func([]byte) []byte) []byte {
+	e := &m.runs[(slot(k.s[0], 63)+uintptr(k.id))&63]
+	if e.k == *k {
+		return append(b, b[e.off:e.end]...)
+	}
+	off := len(b)
+	b = enc(b)
+	e.k, e.off, e.end = *k, off, len(b)
+	return b
+}
+
+// once appends k and v, a value that rarely repeats within a page (a
 // transaction hash): it bypasses the memo rather than evict a useful slot.
-func (w *objWriter) strOnce(k, v string) { w.key(k); w.b = appendJSONString(w.b, v) }
+func once(b []byte, k, v string) []byte { return appendJSONString(append(b, k...), v) }
 
-func (w *objWriter) micro(k string, v amount.Micro) { w.key(k); w.b = v.Append(w.b) }
-func (w *objWriter) int(k string, v int64)          { w.key(k); w.b = strconv.AppendInt(w.b, v, 10) }
-func (w *objWriter) boolean(k string, v bool)       { w.key(k); w.b = strconv.AppendBool(w.b, v) }
+func micro(b []byte, k string, v amount.Micro) []byte { return v.Append(append(b, k...)) }
+func integer(b []byte, k string, v int64) []byte      { return strconv.AppendInt(append(b, k...), v, 10) }
+func boolean(b []byte, k string, v bool) []byte       { return strconv.AppendBool(append(b, k...), v) }
 
-func appendTrade(b []byte, t *store.Trade, memo *strMemo) []byte {
-	w := objWriter{b: append(b, '{'), first: true, memo: memo}
-	w.str("proxy_wallet", t.ProxyWallet)
-	w.str("side", t.Side)
-	w.str("token_id", t.TokenID)
-	w.str("condition_id", t.ConditionID)
-	w.micro("size", t.Size)
-	w.micro("price", t.Price)
-	w.int("timestamp", t.Timestamp)
-	w.str("title", t.Title)
-	w.str("slug", t.Slug)
-	w.str("icon", t.Icon)
-	w.str("event_slug", t.EventSlug)
-	w.str("outcome", t.Outcome)
-	w.int("outcome_index", int64(t.OutcomeIndex))
-	w.str("name", t.Name)
-	w.str("pseudonym", t.Pseudonym)
-	w.str("bio", t.Bio)
-	w.str("profile_image", t.ProfileImage)
-	w.str("profile_image_optimized", t.ProfileImageOptimized)
-	w.strOnce("transaction_hash", t.TransactionHash)
-	return append(w.b, '}')
+// profileRun is the wallet profile members every feed row ends with.
+func (m *pageMemo) profileRun(b []byte, name, pseudonym, bio, image, imageOpt string) []byte {
+	k := runKey{id: runProfile, s: [5]string{name, pseudonym, bio, image, imageOpt}}
+	return m.run(b, &k, func(b []byte) []byte {
+		b = m.str(b, `,"name":`, name)
+		b = m.str(b, `,"pseudonym":`, pseudonym)
+		b = m.str(b, `,"bio":`, bio)
+		b = m.str(b, `,"profile_image":`, image)
+		return m.str(b, `,"profile_image_optimized":`, imageOpt)
+	})
 }
 
-func appendActivity(b []byte, a *store.Activity, memo *strMemo) []byte {
-	w := objWriter{b: append(b, '{'), first: true, memo: memo}
-	w.str("proxy_wallet", a.ProxyWallet)
-	w.int("timestamp", a.Timestamp)
-	w.str("condition_id", a.ConditionID)
-	w.str("type", a.Type)
-	w.micro("size", a.Size)
-	w.micro("usdc_size", a.USDCSize)
-	w.strOnce("transaction_hash", a.TransactionHash)
-	w.micro("price", a.Price)
-	w.str("token_id", a.TokenID)
-	w.str("side", a.Side)
-	w.int("outcome_index", int64(a.OutcomeIndex))
-	w.str("title", a.Title)
-	w.str("slug", a.Slug)
-	w.str("icon", a.Icon)
-	w.str("event_slug", a.EventSlug)
-	w.str("outcome", a.Outcome)
-	w.str("name", a.Name)
-	w.str("pseudonym", a.Pseudonym)
-	w.str("bio", a.Bio)
-	w.str("profile_image", a.ProfileImage)
-	w.str("profile_image_optimized", a.ProfileImageOptimized)
+func appendTrade(b []byte, t *store.Trade, m *pageMemo) []byte {
+	b = m.str(append(b, '{'), `"proxy_wallet":`, t.ProxyWallet)
+	b = m.str(b, `,"side":`, t.Side)
+	b = m.str(b, `,"token_id":`, t.TokenID)
+	b = m.str(b, `,"condition_id":`, t.ConditionID)
+	b = micro(b, `,"size":`, t.Size)
+	b = micro(b, `,"price":`, t.Price)
+	b = integer(b, `,"timestamp":`, t.Timestamp)
+	k := runKey{id: runTradeMarket, s: [5]string{t.Title, t.Slug, t.Icon, t.EventSlug, t.Outcome}, n: int64(t.OutcomeIndex)}
+	b = m.run(b, &k, func(b []byte) []byte {
+		b = m.str(b, `,"title":`, t.Title)
+		b = m.str(b, `,"slug":`, t.Slug)
+		b = m.str(b, `,"icon":`, t.Icon)
+		b = m.str(b, `,"event_slug":`, t.EventSlug)
+		b = m.str(b, `,"outcome":`, t.Outcome)
+		return integer(b, `,"outcome_index":`, int64(t.OutcomeIndex))
+	})
+	b = m.profileRun(b, t.Name, t.Pseudonym, t.Bio, t.ProfileImage, t.ProfileImageOptimized)
+	b = once(b, `,"transaction_hash":`, t.TransactionHash)
+	return append(b, '}')
+}
+
+func appendActivity(b []byte, a *store.Activity, m *pageMemo) []byte {
+	b = m.str(append(b, '{'), `"proxy_wallet":`, a.ProxyWallet)
+	b = integer(b, `,"timestamp":`, a.Timestamp)
+	b = m.str(b, `,"condition_id":`, a.ConditionID)
+	b = m.str(b, `,"type":`, a.Type)
+	b = micro(b, `,"size":`, a.Size)
+	b = micro(b, `,"usdc_size":`, a.USDCSize)
+	b = once(b, `,"transaction_hash":`, a.TransactionHash)
+	b = micro(b, `,"price":`, a.Price)
+	b = m.str(b, `,"token_id":`, a.TokenID)
+	b = m.str(b, `,"side":`, a.Side)
+	b = integer(b, `,"outcome_index":`, int64(a.OutcomeIndex))
+	k := runKey{id: runActivityMarket, s: [5]string{a.Title, a.Slug, a.Icon, a.EventSlug, a.Outcome}}
+	b = m.run(b, &k, func(b []byte) []byte {
+		b = m.str(b, `,"title":`, a.Title)
+		b = m.str(b, `,"slug":`, a.Slug)
+		b = m.str(b, `,"icon":`, a.Icon)
+		b = m.str(b, `,"event_slug":`, a.EventSlug)
+		return m.str(b, `,"outcome":`, a.Outcome)
+	})
+	b = m.profileRun(b, a.Name, a.Pseudonym, a.Bio, a.ProfileImage, a.ProfileImageOptimized)
 	if a.IsCombo {
-		w.boolean("is_combo", true)
+		b = boolean(b, `,"is_combo":`, true)
 	}
-	return append(w.b, '}')
+	return append(b, '}')
 }
 
-func appendPosition(b []byte, p *store.Position, memo *strMemo) []byte {
-	w := objWriter{b: append(b, '{'), first: true, memo: memo}
-	w.str("proxy_wallet", p.ProxyWallet)
-	w.str("token_id", p.TokenID)
-	w.str("condition_id", p.ConditionID)
-	w.micro("current_size", p.CurrentSize)
-	w.micro("avg_price", p.AvgPrice)
-	w.micro("entry_cost_usdc", p.EntryCostUSDC)
-	w.micro("entry_fees_usdc", p.EntryFeesUSDC)
-	w.micro("total_cost_usdc", p.TotalCostUSDC)
-	w.micro("current_price", p.CurrentPrice)
-	w.micro("current_value", p.CurrentValue)
-	w.micro("total_size", p.TotalSize)
-	w.micro("realized_pnl", p.RealizedPnL)
-	w.micro("unrealized_pnl", p.UnrealizedPnL)
-	w.micro("total_pnl", p.TotalPnL)
-	w.micro("percent_pnl", p.PercentPnL)
-	w.micro("percent_realized_pnl", p.PercentRealizedPnL)
-	w.str("status", p.Status)
-	w.boolean("redeemable", p.Redeemable)
-	w.boolean("mergeable", p.Mergeable)
-	w.boolean("negative_risk", p.NegativeRisk)
-	w.boolean("archived", p.Archived)
-	w.str("title", p.Title)
-	w.str("slug", p.Slug)
-	w.str("icon", p.Icon)
-	w.str("event_id", p.EventID)
-	w.str("event_slug", p.EventSlug)
-	w.str("outcome", p.Outcome)
-	w.int("outcome_index", int64(p.OutcomeIndex))
-	w.str("opposite_outcome", p.OppositeOutcome)
-	w.str("opposite_token_id", p.OppositeTokenID)
-	w.str("end_date", p.EndDate)
-	w.int("last_event_at", p.LastEventAt)
-	w.int("first_entry_at", p.FirstEntryAt)
-	w.str("name", p.Name)
-	w.str("profile_image", p.ProfileImage)
-	w.boolean("verified", p.Verified)
-	return append(w.b, '}')
+func appendPosition(b []byte, p *store.Position, m *pageMemo) []byte {
+	b = m.str(append(b, '{'), `"proxy_wallet":`, p.ProxyWallet)
+	b = m.str(b, `,"token_id":`, p.TokenID)
+	b = m.str(b, `,"condition_id":`, p.ConditionID)
+	b = micro(b, `,"current_size":`, p.CurrentSize)
+	b = micro(b, `,"avg_price":`, p.AvgPrice)
+	b = micro(b, `,"entry_cost_usdc":`, p.EntryCostUSDC)
+	b = micro(b, `,"entry_fees_usdc":`, p.EntryFeesUSDC)
+	b = micro(b, `,"total_cost_usdc":`, p.TotalCostUSDC)
+	b = micro(b, `,"current_price":`, p.CurrentPrice)
+	b = micro(b, `,"current_value":`, p.CurrentValue)
+	b = micro(b, `,"total_size":`, p.TotalSize)
+	b = micro(b, `,"realized_pnl":`, p.RealizedPnL)
+	b = micro(b, `,"unrealized_pnl":`, p.UnrealizedPnL)
+	b = micro(b, `,"total_pnl":`, p.TotalPnL)
+	b = micro(b, `,"percent_pnl":`, p.PercentPnL)
+	b = micro(b, `,"percent_realized_pnl":`, p.PercentRealizedPnL)
+	b = m.str(b, `,"status":`, p.Status)
+	b = boolean(b, `,"redeemable":`, p.Redeemable)
+	b = boolean(b, `,"mergeable":`, p.Mergeable)
+	b = boolean(b, `,"negative_risk":`, p.NegativeRisk)
+	b = boolean(b, `,"archived":`, p.Archived)
+	b = m.str(b, `,"title":`, p.Title)
+	b = m.str(b, `,"slug":`, p.Slug)
+	b = m.str(b, `,"icon":`, p.Icon)
+	b = m.str(b, `,"event_id":`, p.EventID)
+	b = m.str(b, `,"event_slug":`, p.EventSlug)
+	b = m.str(b, `,"outcome":`, p.Outcome)
+	b = integer(b, `,"outcome_index":`, int64(p.OutcomeIndex))
+	b = m.str(b, `,"opposite_outcome":`, p.OppositeOutcome)
+	b = m.str(b, `,"opposite_token_id":`, p.OppositeTokenID)
+	b = m.str(b, `,"end_date":`, p.EndDate)
+	b = integer(b, `,"last_event_at":`, p.LastEventAt)
+	b = integer(b, `,"first_entry_at":`, p.FirstEntryAt)
+	k := runKey{id: runPositionProfile, s: [5]string{p.Name, p.ProfileImage}}
+	b = m.run(b, &k, func(b []byte) []byte {
+		b = m.str(b, `,"name":`, p.Name)
+		return m.str(b, `,"profile_image":`, p.ProfileImage)
+	})
+	b = boolean(b, `,"verified":`, p.Verified)
+	return append(b, '}')
 }
 
 // appendFeedPage appends the whole page body, as writeJSON would encode
@@ -254,7 +289,7 @@ func appendPosition(b []byte, p *store.Position, memo *strMemo) []byte {
 // for a row type without a hand encoder.
 func appendFeedPage(b []byte, rows any, p Pagination) (_ []byte, ok bool) {
 	b = append(b, `{"data":[`...)
-	memo := new(strMemo)
+	memo := new(pageMemo)
 	switch rs := rows.(type) {
 	case []store.Trade:
 		for i := range rs {

@@ -3,6 +3,8 @@ package dataapi
 import (
 	"bytes"
 	"encoding/json"
+	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"pmx/internal/amount"
@@ -86,4 +88,41 @@ func FuzzAppendJSONString(f *testing.F) {
 			t.Fatalf("%q:\n got %s\nwant %s", s, got, want)
 		}
 	})
+}
+
+// TestPageMemoRandomPages: rows drawn from small pools of values (some
+// long enough for the string memo, some sharing one allocation across
+// fields, equal values in distinct allocations) encode exactly as
+// encoding/json, so every memo hit, miss and collision is covered (seeded).
+func TestPageMemoRandomPages(t *testing.T) {
+	rnd := rand.New(rand.NewPCG(7, 11))
+	long := strings.Repeat("0123456789abcdef", 3)
+	pool := []string{"", "Yes", long, long[:40], strings.Clone(long), `a "quoted" title that is long`, "https://pmx.example/i/1.png",
+		"https://pmx.example/i/2.png", "ünïcødé outcome with length"}
+	pick := func() string { return pool[rnd.IntN(len(pool))] }
+	for range 200 {
+		n := rnd.IntN(40)
+		trades, acts, poss := make([]store.Trade, n), make([]store.Activity, n), make([]store.Position, n)
+		for i := range n {
+			trades[i] = store.Trade{ProxyWallet: pick(), Side: pick(), TokenID: pick(), ConditionID: pick(), Title: pick(),
+				Slug: pick(), Icon: pick(), EventSlug: pick(), Outcome: pick(), OutcomeIndex: rnd.IntN(2), Name: pick(),
+				Pseudonym: pick(), Bio: pick(), ProfileImage: pick(), ProfileImageOptimized: pick(), TransactionHash: pick()}
+			acts[i] = store.Activity{ProxyWallet: pick(), ConditionID: pick(), Type: pick(), TransactionHash: pick(),
+				TokenID: pick(), Side: pick(), Title: pick(), Slug: pick(), Icon: pick(), EventSlug: pick(), Outcome: pick(),
+				Name: pick(), Pseudonym: pick(), Bio: pick(), ProfileImage: pick(), ProfileImageOptimized: pick(),
+				IsCombo: rnd.IntN(2) == 0}
+			poss[i] = store.Position{ProxyWallet: pick(), TokenID: pick(), Title: pick(), Name: pick(), ProfileImage: pick(),
+				EventID: pick(), Outcome: pick(), EndDate: pick()}
+		}
+		for _, c := range []struct {
+			rows any
+			want []byte
+		}{{trades, stdJSON(t, page{trades, Pagination{Limit: 100}})}, {acts, stdJSON(t, page{acts, Pagination{Limit: 100}})},
+			{poss, stdJSON(t, page{poss, Pagination{Limit: 100}})}} {
+			got, _ := appendFeedPage(nil, c.rows, Pagination{Limit: 100})
+			if !bytes.Equal(got, c.want) {
+				t.Fatalf("%T:\n got %s\nwant %s", c.rows, got, c.want)
+			}
+		}
+	}
 }
