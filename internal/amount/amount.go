@@ -99,28 +99,37 @@ func (m Micro) String() string { return string(m.Append(nil)) }
 
 // Append appends String's text to b without allocating beyond b's growth.
 func (m Micro) Append(b []byte) []byte {
-	v := int64(m)
-	if v < 0 {
+	u := uint64(m)
+	if m < 0 {
 		b = append(b, '-')
-		v = -v
+		u = -u // two's complement: exact for math.MinInt64 too
 	}
-	b = strconv.AppendInt(b, v/Scale, 10)
-	frac := v % Scale
+	whole, frac := u/Scale, u%Scale
+	if whole < 100 { // most prices and many sizes: no strconv call
+		if whole >= 10 {
+			b = append(b, digitPairs[2*whole])
+		}
+		b = append(b, digitPairs[2*whole+1])
+	} else {
+		b = strconv.AppendUint(b, whole, 10)
+	}
 	if frac == 0 {
 		return b
 	}
-	var d [7]byte
-	d[0] = '.'
-	for i := 6; i >= 1; i-- {
-		d[i] = byte('0' + frac%10)
-		frac /= 10
-	}
+	// Six fraction digits from three two-digit pairs, trailing zeros cut.
+	hi, mid, lo := frac/10000, frac/100%100, frac%100
+	d := [7]byte{'.', digitPairs[2*hi], digitPairs[2*hi+1], digitPairs[2*mid], digitPairs[2*mid+1],
+		digitPairs[2*lo], digitPairs[2*lo+1]}
 	n := 7
 	for d[n-1] == '0' {
 		n--
 	}
 	return append(b, d[:n]...)
 }
+
+const digitPairs = "00010203040506070809101112131415161718192021222324252627282930313233343536373839" +
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879" +
+	"8081828384858687888990919293949596979899"
 
 // MarshalJSON writes the amount as a JSON number (the data service's wire form).
 func (m Micro) MarshalJSON() ([]byte, error) { return m.Append(nil), nil }

@@ -3,6 +3,11 @@ package amount
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
+	"math"
+	"math/big"
+	"math/rand/v2"
+	"strings"
 	"testing"
 )
 
@@ -93,4 +98,42 @@ func FuzzParse(f *testing.F) {
 			t.Fatalf("%q -> %d -> %q -> %d, %v", s, v, v.String(), w, err)
 		}
 	})
+}
+
+// TestAppendMatchesReference: Append against a plain reference (strconv of
+// the whole part, six fraction digits trimmed) on edge and seeded random values.
+func TestAppendMatchesReference(t *testing.T) {
+	ref := func(m Micro) string {
+		v := new(big.Int).SetInt64(int64(m))
+		neg := v.Sign() < 0
+		v.Abs(v)
+		q, r := new(big.Int).QuoRem(v, big.NewInt(Scale), new(big.Int))
+		s := q.String()
+		if r.Sign() != 0 {
+			s += "." + strings.TrimRight(fmt.Sprintf("%06d", r.Int64()), "0")
+		}
+		if neg {
+			s = "-" + s
+		}
+		return s
+	}
+	vals := []Micro{0, 1, -1, 9, 10, 99, 100, 999_999, 1_000_000, 9_999_999, 10_000_000, 99_000_001, 99_999_999,
+		100_000_000, 1_000_000_000_000, math.MaxInt64, math.MinInt64, math.MinInt64 + 1, -99_999_999, -100_000_000}
+	rnd := rand.New(rand.NewPCG(1, 2))
+	for range 100_000 {
+		vals = append(vals, Micro(rnd.Int64()>>rnd.IntN(63)), -Micro(rnd.Int64N(200_000_000)))
+	}
+	for _, m := range vals {
+		if got, want := string(m.Append([]byte("x"))), "x"+ref(m); got != want {
+			t.Fatalf("Micro(%d).Append = %q, want %q", int64(m), got, want)
+		}
+	}
+}
+
+func BenchmarkAppend(b *testing.B) {
+	buf := make([]byte, 0, 64)
+	vals := []Micro{550_000, 12_345_678, 1_000_000, -3_250_000, 123_456_789_012}
+	for i := range b.N {
+		buf = vals[i%len(vals)].Append(buf[:0])
+	}
 }
