@@ -3,7 +3,7 @@ package sqlite
 import (
 	"context"
 	"fmt"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -186,7 +186,7 @@ func (db *DB) positions(ctx context.Context, p store.PositionsParams, hot bool) 
 
 	// live[wid,mid] counts tokens held above dust in unresolved markets.
 	type wm struct{ wid, mid int64 }
-	live := map[wm]int{}
+	live := make(map[wm]int, len(all))
 	for _, r := range all {
 		if r.size >= store.DustShares && r.m != nil && !r.m.resolved {
 			live[wm{r.wid, r.mid}]++
@@ -229,7 +229,7 @@ func (db *DB) positions(ctx context.Context, p store.PositionsParams, hot bool) 
 			sel = append(sel, r)
 		}
 	}
-	sort.Slice(sel, func(i, j int) bool { return comparePositionKeys(sel[i].key, sel[j].key, p.Ascending) < 0 })
+	slices.SortFunc(sel, func(a, b *posRow) int { return comparePositionKeys(a.key, b.key, p.Ascending) })
 	if len(sel) > p.Limit+1 {
 		sel = sel[:p.Limit+1]
 	}
