@@ -126,7 +126,7 @@ type pageMemo struct {
 // member, if it has one).
 type runKey struct {
 	id uint8
-	s  [5]string
+	s  [10]string
 	n  int64
 }
 
@@ -136,6 +136,7 @@ const (
 	runTradeMarket
 	runActivityMarket
 	runPositionProfile
+	runPositionMarket
 )
 
 func slot(s string, mask uintptr) uintptr {
@@ -182,7 +183,7 @@ func boolean(b []byte, k string, v bool) []byte       { return strconv.AppendBoo
 
 // profileRun is the wallet profile members every feed row ends with.
 func (m *pageMemo) profileRun(b []byte, name, pseudonym, bio, image, imageOpt string) []byte {
-	k := runKey{id: runProfile, s: [5]string{name, pseudonym, bio, image, imageOpt}}
+	k := runKey{id: runProfile, s: [10]string{name, pseudonym, bio, image, imageOpt}}
 	return m.run(b, &k, func(b []byte) []byte {
 		b = m.str(b, `,"name":`, name)
 		b = m.str(b, `,"pseudonym":`, pseudonym)
@@ -200,8 +201,9 @@ func appendTrade(b []byte, t *store.Trade, m *pageMemo) []byte {
 	b = micro(b, `,"size":`, t.Size)
 	b = micro(b, `,"price":`, t.Price)
 	b = integer(b, `,"timestamp":`, t.Timestamp)
-	k := runKey{id: runTradeMarket, s: [5]string{t.Title, t.Slug, t.Icon, t.EventSlug, t.Outcome}, n: int64(t.OutcomeIndex)}
-	b = m.run(b, &k, func(b []byte) []byte {
+	k := runKey{id: runTradeMarket, s: [10]string{t.TokenID, t.Title, t.Slug, t.Icon, t.EventSlug, t.Outcome},
+		n: int64(t.OutcomeIndex)}
+	b = m.shared(b, &k, func(b []byte) []byte {
 		b = m.str(b, `,"title":`, t.Title)
 		b = m.str(b, `,"slug":`, t.Slug)
 		b = m.str(b, `,"icon":`, t.Icon)
@@ -226,8 +228,8 @@ func appendActivity(b []byte, a *store.Activity, m *pageMemo) []byte {
 	b = m.str(b, `,"token_id":`, a.TokenID)
 	b = m.str(b, `,"side":`, a.Side)
 	b = integer(b, `,"outcome_index":`, int64(a.OutcomeIndex))
-	k := runKey{id: runActivityMarket, s: [5]string{a.Title, a.Slug, a.Icon, a.EventSlug, a.Outcome}}
-	b = m.run(b, &k, func(b []byte) []byte {
+	k := runKey{id: runActivityMarket, s: [10]string{a.TokenID, a.Title, a.Slug, a.Icon, a.EventSlug, a.Outcome}}
+	b = m.shared(b, &k, func(b []byte) []byte {
 		b = m.str(b, `,"title":`, a.Title)
 		b = m.str(b, `,"slug":`, a.Slug)
 		b = m.str(b, `,"icon":`, a.Icon)
@@ -263,19 +265,23 @@ func appendPosition(b []byte, p *store.Position, m *pageMemo) []byte {
 	b = boolean(b, `,"mergeable":`, p.Mergeable)
 	b = boolean(b, `,"negative_risk":`, p.NegativeRisk)
 	b = boolean(b, `,"archived":`, p.Archived)
-	b = m.str(b, `,"title":`, p.Title)
-	b = m.str(b, `,"slug":`, p.Slug)
-	b = m.str(b, `,"icon":`, p.Icon)
-	b = m.str(b, `,"event_id":`, p.EventID)
-	b = m.str(b, `,"event_slug":`, p.EventSlug)
-	b = m.str(b, `,"outcome":`, p.Outcome)
-	b = integer(b, `,"outcome_index":`, int64(p.OutcomeIndex))
-	b = m.str(b, `,"opposite_outcome":`, p.OppositeOutcome)
-	b = m.str(b, `,"opposite_token_id":`, p.OppositeTokenID)
-	b = m.str(b, `,"end_date":`, p.EndDate)
+	mk := runKey{id: runPositionMarket, s: [10]string{p.TokenID, p.Title, p.Slug, p.Icon, p.EventID, p.EventSlug, p.Outcome,
+		p.OppositeOutcome, p.OppositeTokenID, p.EndDate}, n: int64(p.OutcomeIndex)}
+	b = m.shared(b, &mk, func(b []byte) []byte {
+		b = m.str(b, `,"title":`, p.Title)
+		b = m.str(b, `,"slug":`, p.Slug)
+		b = m.str(b, `,"icon":`, p.Icon)
+		b = m.str(b, `,"event_id":`, p.EventID)
+		b = m.str(b, `,"event_slug":`, p.EventSlug)
+		b = m.str(b, `,"outcome":`, p.Outcome)
+		b = integer(b, `,"outcome_index":`, int64(p.OutcomeIndex))
+		b = m.str(b, `,"opposite_outcome":`, p.OppositeOutcome)
+		b = m.str(b, `,"opposite_token_id":`, p.OppositeTokenID)
+		return m.str(b, `,"end_date":`, p.EndDate)
+	})
 	b = integer(b, `,"last_event_at":`, p.LastEventAt)
 	b = integer(b, `,"first_entry_at":`, p.FirstEntryAt)
-	k := runKey{id: runPositionProfile, s: [5]string{p.Name, p.ProfileImage}}
+	k := runKey{id: runPositionProfile, s: [10]string{p.Name, p.ProfileImage}}
 	b = m.run(b, &k, func(b []byte) []byte {
 		b = m.str(b, `,"name":`, p.Name)
 		return m.str(b, `,"profile_image":`, p.ProfileImage)

@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"sort"
+	"sync"
 
 	"pmx/internal/amount"
 )
@@ -17,10 +18,21 @@ type hotPos struct {
 	firstAt, lastAt  int64
 }
 
+// posRowBuf is the scratch rows of one Positions call: a busy wallet has
+// hundreds of positions, and allocating (and zeroing) their rows on every
+// request was a large share of the route's garbage. Pooled; nothing keeps
+// a pointer into it after the call (the page copies into store.Position).
+type posRowBuf struct {
+	rows []posRow
+	ptrs []*posRow
+}
+
+var posRowPool = sync.Pool{New: func() any { return new(posRowBuf) }}
+
 // hotPositionRows returns the user's positions as Positions' SQL scan would
-// (unfiltered; the caller applies the market filters) and the catalog
-// published with them; ok is false for an unknown wallet.
-func (db *DB) hotPositionRows(user string) (*catalog, []*posRow, bool) {
+// (unfiltered; the caller applies the market filters), in buf, and the
+// catalog published with them; ok is false for an unknown wallet.
+func (db *DB) hotPositionRows(user string, buf *posRowBuf) (*catalog, []*posRow, bool) {
 	h := &db.hot
 	h.mu.RLock()
 	defer h.mu.RUnlock()
@@ -29,8 +41,11 @@ func (db *DB) hotPositionRows(user string) (*catalog, []*posRow, bool) {
 	if w == nil {
 		return cat, nil, false
 	}
-	rows := make([]posRow, len(w.pos))
-	out := make([]*posRow, len(w.pos))
+	n := len(w.pos)
+	if cap(buf.rows) < n {
+		buf.rows, buf.ptrs = make([]posRow, n), make([]*posRow, n)
+	}
+	rows, out := buf.rows[:n], buf.ptrs[:n]
 	for i := range w.pos {
 		hp := &w.pos[i]
 		rows[i] = posRow{wid: w.prof.wid, tid: hp.tid, mid: hp.mid, size: hp.size, cost: hp.cost, fees: hp.fees,

@@ -66,8 +66,10 @@ func (db *DB) positions(ctx context.Context, p store.PositionsParams, hot bool) 
 	var midSets [][]int64 // the user anchor's market filters (the IN lists of w)
 	var raw []*posRow     // candidates read by the hot model
 	if userAnchor && hot {
+		buf := posRowPool.Get().(*posRowBuf)
+		defer posRowPool.Put(buf) // after the page is copied out (below)
 		var ok bool
-		if cat, raw, ok = db.hotPositionRows(p.User); !ok {
+		if cat, raw, ok = db.hotPositionRows(p.User, buf); !ok {
 			return none, nil
 		}
 	}
