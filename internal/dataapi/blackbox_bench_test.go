@@ -193,3 +193,55 @@ func BenchmarkRoutes32Clients(b *testing.B) {
 	}
 	b.Run("trades-global", func(b *testing.B) { ds.run(b, func(int) string { return "/v2/trades" }) })
 }
+
+// BenchmarkRouteHandlers is the per-request work of the busiest routes
+// without the network: the handler called directly, one request at a time,
+// each for the next busy wallet. Its ns/op is steadier than the 32-client
+// latencies on a shared machine, so it is the figure to compare changes by.
+func BenchmarkRouteHandlers(b *testing.B) {
+	ds := loadDemo(b)
+	h := ds.srv.Config.Handler
+	for _, r := range []struct{ name, route string }{
+		{"trades-user", "/v2/trades?user=%s"},
+		{"activity-user", "/v2/activity?user=%s"},
+		{"positions-user", "/v2/positions?user=%s"},
+	} {
+		b.Run(r.name, func(b *testing.B) {
+			reqs := make([]*http.Request, len(ds.wallets))
+			for i, w := range ds.wallets {
+				reqs[i] = httptest.NewRequest(http.MethodGet, fmt.Sprintf(r.route, w), nil)
+			}
+			w := &discardWriter{h: http.Header{}}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := range b.N {
+				clear(w.h)
+				w.status, w.n = 0, 0
+				h.ServeHTTP(w, reqs[i%len(reqs)])
+				if w.status != 200 {
+					b.Fatalf("status %d", w.status)
+				}
+			}
+		})
+	}
+}
+
+type discardWriter struct {
+	h      http.Header
+	status int
+	n      int
+}
+
+func (w *discardWriter) Header() http.Header { return w.h }
+func (w *discardWriter) WriteHeader(code int) {
+	if w.status == 0 {
+		w.status = code
+	}
+}
+func (w *discardWriter) Write(p []byte) (int, error) {
+	if w.status == 0 {
+		w.status = 200
+	}
+	w.n += len(p)
+	return len(p), nil
+}
