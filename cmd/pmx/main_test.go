@@ -125,6 +125,13 @@ func TestServeWithDemoAnswersOnEveryListenerAndLocksTheDataDir(t *testing.T) {
 	if code, _ := get(t, urls["admin"]+"/admin/nothing", "Authorization", "Bearer "+strings.TrimSpace(string(token))); code != 404 {
 		t.Errorf("admin with token, unknown route: %d", code)
 	}
+	// Go profiles are an operator's: behind the token.
+	if code, _ := get(t, urls["admin"]+"/debug/pprof/goroutine?debug=1"); code != 401 {
+		t.Errorf("pprof without token: %d", code)
+	}
+	if code, body := get(t, urls["admin"]+"/debug/pprof/goroutine?debug=1", "Authorization", "Bearer "+strings.TrimSpace(string(token))); code != 200 || !strings.Contains(body, "goroutine profile") {
+		t.Errorf("pprof with token: %d", code)
+	}
 
 	// A second server on the same data dir fails with a clear message.
 	out, err := exec.Command(pmxBin, "serve", "--data-dir", dir, "--data-addr", "127.0.0.1:0", "--admin-addr", "127.0.0.1:0").CombinedOutput()
