@@ -18,7 +18,6 @@ import (
 
 	"pmx/internal/dataapi"
 	"pmx/internal/demo"
-	"pmx/internal/ledger"
 	"pmx/internal/loadgen"
 	"pmx/internal/sqlite"
 )
@@ -55,20 +54,7 @@ func loadDemo(b *testing.B) *routeWorld {
 		scale = v
 	}
 	dir := b.TempDir()
-	wallNow := time.Now().UTC().Truncate(time.Hour)
-	file := filepath.Join(dir, "demo.ndjson")
-	if err := demo.WriteFile(file, demo.Options{Seed: 1, Scale: scale, Now: wallNow}, nil); err != nil {
-		b.Fatal(err)
-	}
-	f, err := os.Open(file)
-	if err != nil {
-		b.Fatal(err)
-	}
-	evs, err := ledger.ParseAll(f)
-	f.Close()
-	if err != nil {
-		b.Fatal(err)
-	}
+	evs := demoEvents(b, demo.Options{Seed: 1, Scale: scale, Now: time.Now().UTC().Truncate(time.Hour)})
 	db, err := sqlite.Open(filepath.Join(dir, "pmx.db"), sqlite.Options{ReadConns: envInt("PMX_BENCH_READCONNS", 0)})
 	if err != nil {
 		b.Fatal(err)

@@ -42,13 +42,7 @@ func demoServer(tb testing.TB) (*httptest.Server, *sqlite.DB) {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	var evs []ledger.Event
-	if err := demo.Generate(demo.Options{Seed: 1, Scale: demoScale(), Now: demoNow}, func(e *ledger.Event) error {
-		evs = append(evs, *e)
-		return nil
-	}); err != nil {
-		tb.Fatal(err)
-	}
+	evs := demoEvents(tb, demo.Options{Seed: 1, Scale: demoScale(), Now: demoNow})
 	t0 := time.Now()
 	if _, err := db.Apply(context.Background(), evs); err != nil {
 		tb.Fatal(err)

@@ -14,15 +14,7 @@ import (
 // demoWorld generates the demo world at scale, ending at mNow's UTC day.
 func demoWorld(t testing.TB, scale float64) []ledger.Event {
 	t.Helper()
-	var evs []ledger.Event
-	err := demo.Generate(demo.Options{Seed: 11, Scale: scale, Now: time.Unix(mNow, 0)}, func(e *ledger.Event) error {
-		evs = append(evs, *e)
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return evs
+	return demoEvents(t, demo.Options{Seed: 11, Scale: scale, Now: time.Unix(mNow, 0)})
 }
 
 // ledgerModel replays the ledger independently of the store: balances per
