@@ -88,19 +88,62 @@ func (c *Conn) Get(target string) (status int, n int64, err error) {
 		_ = c.Close()
 		return 0, 0, err
 	}
-	status, n, keep, err := readResponse(c.r)
+	status, n, keep, err := readResponse(c.r, nil)
 	if err != nil || !keep {
 		_ = c.Close()
 	}
 	return status, n, err
 }
 
+// Request builds the bytes of one HTTP/1.1 request: method, target, Host,
+// extra header lines ("Name: value\r\n" each), and a body with its
+// Content-Length (none when body is nil).
+func Request(method, host, target, header string, body []byte) []byte {
+	b := make([]byte, 0, 128+len(header)+len(body))
+	b = append(b, method...)
+	b = append(b, ' ')
+	b = append(b, target...)
+	b = append(b, " HTTP/1.1\r\nHost: "...)
+	b = append(b, host...)
+	b = append(b, "\r\nUser-Agent: pmx-bench\r\n"...)
+	b = append(b, header...)
+	if body != nil {
+		b = append(b, "Content-Length: "...)
+		b = strconv.AppendInt(b, int64(len(body)), 10)
+		b = append(b, "\r\n"...)
+	}
+	b = append(b, "\r\n"...)
+	return append(b, body...)
+}
+
+// Do sends req (whole bytes, as Request builds them) and reads the answer,
+// appending its body to buf[:0]; the returned body aliases buf's storage,
+// so reuse buf for the next call without allocating.
+func (c *Conn) Do(req, buf []byte) (status int, body []byte, err error) {
+	if c.nc == nil {
+		if err := c.redial(); err != nil {
+			return 0, nil, err
+		}
+	}
+	if _, err := c.nc.Write(req); err != nil {
+		_ = c.Close()
+		return 0, nil, err
+	}
+	body = buf[:0]
+	status, _, keep, err := readResponse(c.r, &body)
+	if err != nil || !keep {
+		_ = c.Close()
+	}
+	return status, body, err
+}
+
 var errMalformed = errors.New("loadgen: malformed HTTP response")
 
-// readResponse reads one HTTP/1.1 response to a GET from r, discarding the
-// body. keep is false when the connection cannot carry another request
-// (Connection: close, or a body delimited by the connection's end).
-func readResponse(r *bufio.Reader) (status int, n int64, keep bool, err error) {
+// readResponse reads one HTTP/1.1 response from r (to a request that is not
+// HEAD), appending the body to *sink, or discarding it when sink is nil. keep
+// is false when the connection cannot carry another request (Connection:
+// close, or a body delimited by the connection's end).
+func readResponse(r *bufio.Reader, sink *[]byte) (status int, n int64, keep bool, err error) {
 	for {
 		line, err := r.ReadSlice('\n')
 		if err != nil {
@@ -158,15 +201,39 @@ func readResponse(r *bufio.Reader) (status int, n int64, keep bool, err error) {
 	case status == 204 || status == 304:
 		return status, 0, keep, nil
 	case chunked:
-		n, err = discardChunked(r)
+		n, err = readChunked(r, sink)
 		return status, n, keep && err == nil, err
 	case length >= 0:
-		d, err := r.Discard(int(length))
+		d, err := readN(r, int(length), sink)
 		return status, int64(d), keep && err == nil, err
 	default: // the body runs to the connection's end
-		n, err = io.Copy(io.Discard, r)
+		if sink == nil {
+			n, err = io.Copy(io.Discard, r)
+		} else {
+			var rest []byte
+			rest, err = io.ReadAll(r)
+			*sink, n = append(*sink, rest...), int64(len(rest))
+		}
 		return status, n, false, err
 	}
+}
+
+// readN reads n body bytes, keeping them in *sink unless it is nil.
+func readN(r *bufio.Reader, n int, sink *[]byte) (int, error) {
+	if sink == nil {
+		return r.Discard(n)
+	}
+	done := 0
+	for done < n {
+		p, err := r.Peek(min(n-done, r.Size()))
+		*sink = append(*sink, p...)
+		_, _ = r.Discard(len(p))
+		done += len(p)
+		if err != nil {
+			return done, err
+		}
+	}
+	return done, nil
 }
 
 func skipHeaders(r *bufio.Reader) error {
@@ -181,8 +248,9 @@ func skipHeaders(r *bufio.Reader) error {
 	}
 }
 
-// discardChunked reads a chunked body and its trailers.
-func discardChunked(r *bufio.Reader) (int64, error) {
+// readChunked reads a chunked body and its trailers, keeping the data in
+// *sink unless it is nil.
+func readChunked(r *bufio.Reader, sink *[]byte) (int64, error) {
 	var total int64
 	for {
 		line, err := r.ReadSlice('\n')
@@ -200,7 +268,7 @@ func discardChunked(r *bufio.Reader) (int64, error) {
 		if size == 0 {
 			return total, skipHeaders(r)
 		}
-		d, err := r.Discard(int(size))
+		d, err := readN(r, int(size), sink)
 		total += int64(d)
 		if err != nil {
 			return total, err

@@ -2,6 +2,7 @@ package loadgen
 
 import (
 	"bufio"
+	"bytes"
 	"io"
 	"net"
 	"net/http"
@@ -86,17 +87,52 @@ func FuzzReadResponse(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		status, n, _, err := readResponse(bufio.NewReaderSize(strings.NewReader(s), 16))
+		var body []byte
+		status, n, _, err := readResponse(bufio.NewReaderSize(strings.NewReader(s), 16), &body)
 		res, herr := http.ReadResponse(bufio.NewReader(strings.NewReader(s)), &http.Request{Method: "GET"})
 		if herr != nil || err != nil {
 			return // only compare what both read
 		}
-		body, berr := io.ReadAll(res.Body)
+		hbody, berr := io.ReadAll(res.Body)
 		if berr != nil || res.StatusCode < 200 { // net/http returns a 1xx answer itself
 			return
 		}
-		if res.StatusCode != status || int64(len(body)) != n {
-			t.Fatalf("readResponse = %d, %d bytes; net/http = %d, %d bytes", status, n, res.StatusCode, len(body))
+		if res.StatusCode != status || int64(len(hbody)) != n || !bytes.Equal(hbody, body) {
+			t.Fatalf("readResponse = %d, %q; net/http = %d, %q", status, body, res.StatusCode, hbody)
 		}
 	})
+}
+
+// TestConnDoKeepsTheBody: Do sends a pre-built POST and returns the answer's
+// body (fixed length and chunked) in the caller's buffer.
+func TestConnDoKeepsTheBody(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		b, _ := io.ReadAll(r.Body)
+		if r.URL.Path == "/chunked" {
+			w.Write(bytes.Repeat(b, 1000)) // over net/http's buffer: chunked
+			return
+		}
+		w.Header().Set("X-Method", r.Method)
+		w.Write(append([]byte(r.Method+":"), b...))
+	}))
+	defer srv.Close()
+	host := strings.TrimPrefix(srv.URL, "http://")
+	c, err := Dial(host)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	buf := make([]byte, 0, 64)
+	status, body, err := c.Do(Request("POST", host, "/echo", "Content-Type: application/json\r\n", []byte(`{"a":1}`)), buf)
+	if err != nil || status != 200 || string(body) != `POST:{"a":1}` {
+		t.Fatalf("%d %q %v", status, body, err)
+	}
+	status, body, err = c.Do(Request("PATCH", host, "/chunked", "", []byte("xyz")), body)
+	if err != nil || status != 200 || string(body) != strings.Repeat("xyz", 1000) {
+		t.Fatalf("%d %d bytes %v", status, len(body), err)
+	}
+	status, body, err = c.Do(Request("GET", host, "/echo", "", nil), body)
+	if err != nil || status != 200 || string(body) != "GET:" {
+		t.Fatalf("%d %q %v", status, body, err)
+	}
 }
