@@ -4,10 +4,10 @@ import (
 	"bytes"
 	"net/http"
 	"strconv"
-	"unicode/utf8"
 	"unsafe"
 
 	"pmx/internal/amount"
+	"pmx/internal/jsonstr"
 	"pmx/internal/store"
 )
 
@@ -22,83 +22,6 @@ import (
 // order. A field added to store.Trade, store.Activity or store.Position must
 // be added here too; TestAppendFeedPageMatchesEncodingJSON fails until it is
 // (encoding/json writes the new field, the hand encoder does not).
-
-const hexDigits = "0123456789abcdef"
-
-// appendJSONString appends s as a JSON string, escaping as encoding/json
-// does without HTML escaping: quote, backslash and control bytes; invalid
-// UTF-8 becomes \ufffd; U+2028 and U+2029 are escaped.
-func appendJSONString(b []byte, s string) []byte {
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		for i+8 <= len(s) && plain8(s[i:i+8]) { // most bytes need no escaping
-			i += 8
-		}
-		if i == len(s) {
-			break
-		}
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
-				i++
-				continue
-			}
-			b = append(b, s[start:i]...)
-			switch c {
-			case '\\', '"':
-				b = append(b, '\\', c)
-			case '\b':
-				b = append(b, '\\', 'b')
-			case '\f':
-				b = append(b, '\\', 'f')
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
-			i += size
-			start = i
-			continue
-		}
-		if r == '\u2028' || r == '\u2029' {
-			b = append(b, s[start:i]...)
-			b = append(b, '\\', 'u', '2', '0', '2', hexDigits[r&0xF])
-			i += size
-			start = i
-			continue
-		}
-		i += size
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
-}
-
-// plain8 reports whether the 8 bytes of s are all printable ASCII other
-// than quote and backslash (copied verbatim by appendJSONString). Per byte,
-// (v - 0x01) & ^v has its high bit set exactly when v is 0 (for the
-// comparisons with '"' and '\\') and (x - 0x20) & ^x when x < 0x20; any
-// set high bit in x itself is a non-ASCII byte.
-func plain8(s string) bool {
-	_ = s[7]
-	x := uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
-		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
-	q, bs := x^('"'*ones), x^('\\'*ones)
-	return ((x-0x20*ones)&^x|(q-ones)&^q|(bs-ones)&^bs|x)&highs == 0
-}
 
 // pageMemo remembers where in the page buffer values were last written,
 // so what repeats across a page's rows is copied instead of encoded again:
@@ -148,14 +71,14 @@ func slot(s string, mask uintptr) uintptr {
 func (m *pageMemo) str(b []byte, k, v string) []byte {
 	b = append(b, k...)
 	if len(v) < 16 {
-		return appendJSONString(b, v)
+		return jsonstr.Append(b, v)
 	}
 	e := &m.strs[slot(v, 127)]
 	if e.s == v {
 		return append(b, b[e.off:e.end]...)
 	}
 	off := len(b)
-	b = appendJSONString(b, v)
+	b = jsonstr.Append(b, v)
 	e.s, e.off, e.end = v, off, len(b)
 	return b
 }
@@ -175,7 +98,7 @@ func (m *pageMemo) run(b []byte, k *runKey, enc func([]byte) []byte) []byte {
 
 // once appends k and v, a value that rarely repeats within a page (a
 // transaction hash): it bypasses the memo rather than evict a useful slot.
-func once(b []byte, k, v string) []byte { return appendJSONString(append(b, k...), v) }
+func once(b []byte, k, v string) []byte { return jsonstr.Append(append(b, k...), v) }
 
 func micro(b []byte, k string, v amount.Micro) []byte { return v.Append(append(b, k...)) }
 func integer(b []byte, k string, v int64) []byte      { return strconv.AppendInt(append(b, k...), v, 10) }

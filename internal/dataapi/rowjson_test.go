@@ -77,19 +77,6 @@ func TestAppendFeedPageMatchesEncodingJSON(t *testing.T) {
 	}
 }
 
-func FuzzAppendJSONString(f *testing.F) {
-	for _, s := range oddStrings {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		got := appendJSONString(nil, s)
-		want := bytes.TrimSuffix(stdJSON(t, s), []byte("\n"))
-		if !bytes.Equal(got, want) {
-			t.Fatalf("%q:\n got %s\nwant %s", s, got, want)
-		}
-	})
-}
-
 // TestPageMemoRandomPages: rows drawn from small pools of values (some
 // long enough for the string memo, some sharing one allocation across
 // fields, equal values in distinct allocations) encode exactly as

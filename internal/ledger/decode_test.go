@@ -323,17 +323,3 @@ func TestEncodeRoundTrip(t *testing.T) {
 		t.Fatalf("encoder form:\n%s", buf.String())
 	}
 }
-
-func TestAppendString(t *testing.T) {
-	for in, want := range map[string]string{
-		"plain":        `"plain"`,
-		"q\"b\\":       `"q\"b\\"`,
-		"nl\n\t\r\x01": `"nl\n\t\r\u0001"`,
-		"é°F":          `"é°F"`,
-		"bad\xff":      `"bad\ufffd"`,
-	} {
-		if got := string(appendString(nil, in)); got != want {
-			t.Errorf("%q: got %s want %s", in, got, want)
-		}
-	}
-}

@@ -4,9 +4,9 @@ import (
 	"bufio"
 	"io"
 	"strconv"
-	"unicode/utf8"
 
 	"pmx/internal/amount"
+	"pmx/internal/jsonstr"
 )
 
 // Encoder writes events as NDJSON, one line each, in the form Decoder reads:
@@ -106,7 +106,7 @@ func AppendEvent(b []byte, e *Event) []byte {
 				w.b = append(w.b, ',')
 			}
 			w.b = append(w.b, `{"condition_id":`...)
-			w.b = appendString(w.b, l.ConditionID)
+			w.b = jsonstr.Append(w.b, l.ConditionID)
 			w.b = append(w.b, `,"outcome_index":`...)
 			w.b = strconv.AppendInt(w.b, int64(l.OutcomeIndex), 10)
 			w.b = append(w.b, '}')
@@ -141,7 +141,7 @@ func (w *objWriter) str(k, v string, always bool) {
 		return
 	}
 	w.key(k)
-	w.b = appendString(w.b, v)
+	w.b = jsonstr.Append(w.b, v)
 }
 
 func (w *objWriter) strs(k string, v []string) {
@@ -154,7 +154,7 @@ func (w *objWriter) strs(k string, v []string) {
 		if i > 0 {
 			w.b = append(w.b, ',')
 		}
-		w.b = appendString(w.b, s)
+		w.b = jsonstr.Append(w.b, s)
 	}
 	w.b = append(w.b, ']')
 }
@@ -190,49 +190,4 @@ func (w *objWriter) ptr(k string, v *bool) {
 	}
 	w.key(k)
 	w.b = strconv.AppendBool(w.b, *v)
-}
-
-const hexDigits = "0123456789abcdef"
-
-// appendString appends s as a JSON string. Invalid UTF-8 becomes U+FFFD, as
-// encoding/json does on both ends.
-func appendString(b []byte, s string) []byte {
-	b = append(b, '"')
-	start := 0
-	for i := 0; i < len(s); {
-		c := s[i]
-		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
-				i++
-				continue
-			}
-			b = append(b, s[start:i]...)
-			switch c {
-			case '"', '\\':
-				b = append(b, '\\', c)
-			case '\n':
-				b = append(b, '\\', 'n')
-			case '\r':
-				b = append(b, '\\', 'r')
-			case '\t':
-				b = append(b, '\\', 't')
-			default:
-				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
-			}
-			i++
-			start = i
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && size == 1 {
-			b = append(b, s[start:i]...)
-			b = append(b, `\ufffd`...)
-			i++
-			start = i
-			continue
-		}
-		i += size
-	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
 }
