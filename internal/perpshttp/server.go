@@ -226,6 +226,9 @@ type errBody struct {
 func writeJSON(w http.ResponseWriter, code int, v any) {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(code)
+	if acks, ok := v.([]perps.Ack); ok && writeAcks(w, acks) {
+		return
+	}
 	_ = json.NewEncoder(w).Encode(v)
 }
 
