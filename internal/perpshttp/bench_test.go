@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"runtime/metrics"
 	"runtime/pprof"
 	"slices"
 	"sort"
@@ -73,7 +74,10 @@ func benchPlace(b *testing.B, n int) {
 	// 64 in-flight requests: each waits for its group-commit fsync, so
 	// throughput needs enough of them to share each fsync (the journal's
 	// 64-producer figure); 8 measured the fsync latency, not the exchange.
-	const inFlight = 64
+	inFlight := 64
+	if v, err := strconv.Atoi(os.Getenv("PMX_BENCH_INFLIGHT")); err == nil {
+		inFlight = v
+	}
 	conns := make([]*rawConn, inFlight)
 	for i := range conns {
 		c, err := dialRaw(host)
@@ -87,6 +91,7 @@ func benchPlace(b *testing.B, n int) {
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	stopProfile := startBenchProfile(b)
+	b.ReportAllocs()
 	b.ResetTimer()
 	m, groups0 := startMeter(), e.srv.eng.JournalGroups()
 	for _, c := range conns {
@@ -130,17 +135,33 @@ func benchPlace(b *testing.B, n int) {
 type meter struct {
 	self        time.Duration
 	busy, total int64 // machine-wide /proc/stat ticks
+	idle, all   float64
 }
 
 func startMeter() meter {
 	busy, total := procStat()
-	return meter{self: cpuNow(), busy: busy, total: total}
+	idle, all := pIdle()
+	return meter{self: cpuNow(), busy: busy, total: total, idle: idle, all: all}
+}
+
+// pIdle is the runtime's estimate of P time spent idle, and all P time
+// (GOMAXPROCS × wall), in seconds.
+func pIdle() (idle, all float64) {
+	s := []metrics.Sample{{Name: "/cpu/classes/idle:cpu-seconds"}, {Name: "/cpu/classes/total:cpu-seconds"}}
+	metrics.Read(s)
+	return s[0].Value.Float64(), s[1].Value.Float64()
 }
 
 func (m meter) report(b *testing.B) {
 	self := cpuNow() - m.self
 	busy, total := procStat()
+	idle, all := pIdle()
 	b.ReportMetric(float64(self)/float64(b.N), "cpu-ns/op")
+	if all > m.all {
+		// Share of the Ps' time with nothing to run: the pipeline, not
+		// the CPU, held the run back for that long.
+		b.ReportMetric(100*(idle-m.idle)/(all-m.all), "p-idle-%")
+	}
 	if total > m.total {
 		tick := float64(time.Second) / 100 // USER_HZ
 		others := float64(busy-m.busy)*tick - float64(self)
