@@ -51,7 +51,8 @@ func BenchmarkRecoverCeiling(b *testing.B) {
 // PMX_BENCH_CPUPROFILE=file writes a CPU profile of the timed section only
 // (go test -cpuprofile would also cover the pre-signing).
 func benchPlace(b *testing.B, n int) {
-	e := newEnv(b, Options{IPBudget: 1 << 30, ActionBudget: 1 << 30})
+	linger, _ := strconv.Atoi(os.Getenv("PMX_BENCH_LINGER_US")) // experiments: the server's GroupLinger
+	e := newEnv(b, Options{IPBudget: 1 << 30, ActionBudget: 1 << 30, GroupLinger: time.Duration(linger) * time.Microsecond})
 	e.instrument()
 	a := e.trader(1, "1000000000")
 	if a.secret == "" {

@@ -48,6 +48,13 @@ type Options struct {
 	// cancel during an accept.
 	AcceptDelay, TakerDelay time.Duration
 	NoHeldCancels           bool
+	// GroupLinger is how long a journal group commit may wait for more
+	// concurrent commands (engine.Config.JournalLinger; default 2 ms,
+	// negative: never). Only a group that follows a group of several
+	// commands waits, and only while commands keep arriving: under load it
+	// cuts the fdatasyncs per order several-fold (docs/perf/perps.md),
+	// a lone client never waits.
+	GroupLinger time.Duration
 }
 
 // Server is the perps API over one engine.
@@ -120,6 +127,9 @@ func New(opt Options) (*Server, error) {
 	if opt.SnapshotEvery == 0 {
 		opt.SnapshotEvery = 10000
 	}
+	if opt.GroupLinger == 0 {
+		opt.GroupLinger = 2 * time.Millisecond
+	}
 	s := &Server{opt: opt, log: opt.Log, now: opt.Clock, creds: creds{proxies: map[string]perps.Proxy{}}}
 	s.ver = perpsauth.New(perpsauth.Config{DomainName: opt.DomainName})
 	s.ip = newBuckets(opt.IPBudget, time.Minute)
@@ -132,7 +142,8 @@ func New(opt Options) (*Server, error) {
 		NoHeldCancels: opt.NoHeldCancels})
 	// No Validate hook: every command is built by this package, and the
 	// machine answers a malformed one with an event anyway.
-	eng, rec, err := engine.Open(engine.Config{Dir: opt.Dir, SnapshotEvery: opt.SnapshotEvery},
+	eng, rec, err := engine.Open(engine.Config{Dir: opt.Dir, SnapshotEvery: opt.SnapshotEvery,
+		JournalLinger: max(opt.GroupLinger, 0)},
 		engine.Machine[perps.Event](m))
 	if err != nil {
 		return nil, err
