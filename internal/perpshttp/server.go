@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/coder/websocket"
@@ -75,6 +76,8 @@ type Server struct {
 	// lastKline: the last candle pushed per klines:: channel (bookTicker's
 	// goroutine only).
 	lastKline map[string]string
+
+	recovered atomic.Bool // engine.Open returned: seedReplay is a no-op
 
 	closeOnce sync.Once
 	closeErr  error
@@ -149,6 +152,7 @@ func New(opt Options) (*Server, error) {
 		return nil, err
 	}
 	s.eng = eng
+	s.recovered.Store(true)
 	s.log.Info("perps recovered", "snapshot", rec.SnapshotSeq, "replayed", rec.Replayed)
 	err = eng.View(func(mm engine.Machine[perps.Event], _ uint64) {
 		for _, p := range mm.(*perps.Machine).Proxies() {
@@ -167,10 +171,12 @@ func New(opt Options) (*Server, error) {
 	return s, nil
 }
 
-// seedReplay re-seeds the replay cache from journaled commands (recovery and
-// live apply alike; Add ignores keys that already expired or are present).
+// seedReplay re-seeds the replay cache from journaled commands during
+// recovery (Add ignores keys that already expired or are present). Once
+// recovered it does nothing: every live command's key was added by its
+// verification before it was submitted.
 func (s *Server) seedReplay(b []byte) {
-	if len(b) != 32 {
+	if s.recovered.Load() || len(b) != 32 {
 		return
 	}
 	_ = s.ver.Replay().Add(perpsauth.ReplayKeyFromBytes([32]byte(b)), s.now().UnixMilli())
