@@ -50,7 +50,7 @@ type Options struct {
 	AcceptDelay, TakerDelay time.Duration
 	NoHeldCancels           bool
 	// GroupLinger is how long a journal group commit may wait for more
-	// concurrent commands (engine.Config.JournalLinger; default 2 ms,
+	// concurrent commands (engine.Config.JournalLinger; default 3 ms,
 	// negative: never). Only a group that follows a group of several
 	// commands waits, and only while commands keep arriving: under load it
 	// cuts the fdatasyncs per order several-fold (docs/perf/perps.md),
@@ -131,7 +131,7 @@ func New(opt Options) (*Server, error) {
 		opt.SnapshotEvery = 10000
 	}
 	if opt.GroupLinger == 0 {
-		opt.GroupLinger = 2 * time.Millisecond
+		opt.GroupLinger = 3 * time.Millisecond
 	}
 	s := &Server{opt: opt, log: opt.Log, now: opt.Clock, creds: creds{proxies: map[string]perps.Proxy{}}}
 	s.ver = perpsauth.New(perpsauth.Config{DomainName: opt.DomainName})
