@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"pmx/internal/journal"
 )
@@ -20,6 +21,9 @@ type Config struct {
 	SegmentBytes int64
 	// JournalSync replaces fdatasync, for fault injection in tests.
 	JournalSync func(*os.File) error
+	// JournalLinger is journal.Options.Linger: how long a group commit may
+	// wait for more concurrent commands (0: never).
+	JournalLinger time.Duration
 	// SnapshotEvery takes a snapshot after every command whose sequence
 	// number is a multiple of it (0: never). A snapshot is serialized in
 	// the apply goroutine and written in the background; if the previous
@@ -120,7 +124,7 @@ func Open[E any](cfg Config, m Machine[E]) (*Engine[E], Recovery, error) {
 		cfg.QueueLen = 8192
 	}
 	var rec Recovery
-	j, jrec, err := journal.Open(filepath.Join(cfg.Dir, "journal"), journal.Options{SegmentBytes: cfg.SegmentBytes, Sync: cfg.JournalSync})
+	j, jrec, err := journal.Open(filepath.Join(cfg.Dir, "journal"), journal.Options{SegmentBytes: cfg.SegmentBytes, Sync: cfg.JournalSync, Linger: cfg.JournalLinger})
 	if err != nil {
 		return nil, rec, err
 	}

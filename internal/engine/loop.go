@@ -30,8 +30,9 @@ func (e *Engine[E]) loop() {
 			}
 		}
 		// A fresh event buffer per batch: producers and subscribers keep
-		// sub-slices of it.
-		e.evbuf = make([]E, 0, max(cap(e.evbuf), 64))
+		// sub-slices of it. Sized for one event per command (appends grow
+		// it when a command emits more; earlier sub-slices stay valid).
+		e.evbuf = make([]E, 0, len(batch))
 		published = published[:0]
 		for _, r := range batch {
 			if r.kind == kindCommand && e.applyOne(r) {

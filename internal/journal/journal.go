@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"sync"
 	"sync/atomic"
+	"time"
 )
 
 // Options configure a Journal. The zero value is usable.
@@ -18,6 +19,17 @@ type Options struct {
 	// Sync replaces fdatasync, for fault injection in tests. nil in
 	// production.
 	Sync func(*os.File) error
+	// Linger lets a group wait up to this long for more records before
+	// its write and fdatasync, while they keep arriving. An fdatasync costs
+	// the machine far more CPU than its records' own work (on a VM each one
+	// is I/O exits and interrupts), so a CPU-bound server with many
+	// concurrent producers serves more records per second with fewer,
+	// larger groups. It waits only when the previous group held more than
+	// one record (a lone producer never waits), in steps of Linger/8, and
+	// stops at the first step that brings no record. Durability is
+	// unchanged: nothing is reported committed before its fsync returned.
+	// 0 (default): no lingering.
+	Linger time.Duration
 }
 
 // Recovery describes what Open found at the tail of the journal.
@@ -52,6 +64,7 @@ type Journal struct {
 	closing bool
 
 	wake    chan struct{} // cap 1: "the current group is not empty"
+	quit    chan struct{} // closed when Close begins (ends a linger)
 	stopped chan struct{} // closed when the flusher exits
 
 	durable atomic.Uint64 // last fsynced sequence number
@@ -111,7 +124,7 @@ func Open(dir string, opts Options) (*Journal, Recovery, error) {
 	if err != nil {
 		return nil, Recovery{}, err
 	}
-	j := &Journal{dir: dir, opts: opts, wake: make(chan struct{}, 1), stopped: make(chan struct{})}
+	j := &Journal{dir: dir, opts: opts, wake: make(chan struct{}, 1), quit: make(chan struct{}), stopped: make(chan struct{})}
 	var rec Recovery
 	if len(segs) == 0 {
 		segs = []uint64{1}
@@ -218,6 +231,9 @@ func (j *Journal) flusher() {
 	defer close(j.stopped)
 	lastN := 0
 	for range j.wake {
+		if j.opts.Linger > 0 && lastN > 1 {
+			j.linger()
+		}
 		// Waiters of the group just synced are being woken and will append
 		// again at once. If far fewer records are queued than last time,
 		// yield a few times so they join this group instead of each paying
@@ -269,6 +285,38 @@ func (j *Journal) flusher() {
 		default:
 		}
 	}
+}
+
+// linger waits while records keep joining the current group, at most
+// Options.Linger in all (see there). Close cuts it short.
+func (j *Journal) linger() {
+	step := max(j.opts.Linger/8, time.Microsecond)
+	t := time.NewTimer(step)
+	defer t.Stop()
+	n := j.queued()
+	if n == 0 { // a wake without records: nothing to group yet
+		return
+	}
+	for waited := time.Duration(0); waited < j.opts.Linger; waited += step {
+		select {
+		case <-t.C:
+		case <-j.quit:
+			return
+		}
+		m := j.queued()
+		if m == n {
+			return
+		}
+		n = m
+		t.Reset(step)
+	}
+}
+
+// queued is the current group's record count.
+func (j *Journal) queued() int {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.cur.n
 }
 
 // write makes one group durable and rotates the segment if it is full.
@@ -345,6 +393,7 @@ func (j *Journal) Close() error {
 	if j.err == nil {
 		j.err = ErrClosed
 	}
+	close(j.quit)
 	j.mu.Unlock()
 	select {
 	case j.wake <- struct{}{}:

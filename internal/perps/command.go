@@ -86,12 +86,18 @@ type InstrumentSpec struct {
 
 // Encode is the journal payload of c.
 func (c *Command) Encode() []byte {
+	if b, ok := encodeOrders(c); ok {
+		return b
+	}
 	b, _ := json.Marshal(c)
 	return b
 }
 
 // DecodeCommand parses a journal payload.
 func DecodeCommand(b []byte) (*Command, error) {
+	if c, ok := decodeOrders(b); ok {
+		return c, nil
+	}
 	var c Command
 	if err := json.Unmarshal(b, &c); err != nil {
 		return nil, err

@@ -1,6 +1,7 @@
 package perpsauth
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -109,5 +110,71 @@ func BenchmarkReplayAdd(b *testing.B) {
 			b.Fatal(err)
 		}
 		i++
+	}
+}
+
+// singleOrderBody is the envelope of the placement benchmark's requests.
+const singleOrderBody = `{"op":{"type":"createOrders","args":[{"iid":1,"buy":true,"p":"123","qty":"1","tif":"ioc","po":false}]},"sig":"0x1234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567890123456789012345678901234567891b","salt":12345,"ts":1790000000000}`
+
+// BenchmarkParseRequest: the envelope decode (one pass; 3 allocations:
+// the Request, its op bytes and the signature string).
+func BenchmarkParseRequest(b *testing.B) {
+	body := []byte(singleOrderBody)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := ParseRequest(body); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkParseRequestJSON is the encoding/json reference path.
+func BenchmarkParseRequestJSON(b *testing.B) {
+	body := []byte(singleOrderBody)
+	b.ReportAllocs()
+	for b.Loop() {
+		var r Request
+		if err := json.Unmarshal(body, &r); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkArgCount(b *testing.B) {
+	keyed, _ := orderRows(20)
+	op := json.RawMessage(keyed)
+	b.ReportAllocs()
+	for b.Loop() {
+		if ArgCount(op) != 20 {
+			b.Fatal("count")
+		}
+	}
+}
+
+func BenchmarkOrderArgs1(b *testing.B)  { benchOrderArgs(b, 1) }
+func BenchmarkOrderArgs20(b *testing.B) { benchOrderArgs(b, 20) }
+
+func benchOrderArgs(b *testing.B, n int) {
+	keyed, _ := orderRows(n)
+	op, _, err := Compact([]byte(keyed))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if rows, ok := op.OrderArgs(); !ok || len(rows) != n {
+			b.Fatal("slow path")
+		}
+	}
+}
+
+// BenchmarkCompactCreateOrders1 is the compact form of one order.
+func BenchmarkCompactCreateOrders1(b *testing.B) {
+	keyed, _ := orderRows(1)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, _, err := Compact([]byte(keyed)); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

@@ -104,6 +104,9 @@ type Request struct {
 // ParseRequest decodes an envelope. Unknown top-level fields are ignored:
 // only op, sig, salt and ts are signed.
 func ParseRequest(body []byte) (*Request, error) {
+	if r, ok := parseRequestFast(body); ok {
+		return r, nil
+	}
 	var r Request
 	if err := json.Unmarshal(body, &r); err != nil {
 		return nil, invalid("body: %v", err)

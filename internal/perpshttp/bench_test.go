@@ -1,13 +1,19 @@
 package perpshttp
 
 import (
+	"bytes"
 	"context"
 	"fmt"
-	"io"
-	"net/http"
+	"os"
+	"runtime/metrics"
+	"runtime/pprof"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -22,6 +28,7 @@ func BenchmarkRecoverCeiling(b *testing.B) {
 	k := newKey(b, 1)
 	d := tOpDigest([]any{"createOrders", []any{[]any{1, true, "100", "1", "ioc", false}}}, 1, 1)
 	sig, _ := secp.ParseSignature(k.sign(d))
+	m := startMeter()
 	b.RunParallel(func(pb *testing.PB) {
 		for pb.Next() {
 			if _, err := secp.Recover(d, sig); err != nil {
@@ -29,21 +36,31 @@ func BenchmarkRecoverCeiling(b *testing.B) {
 			}
 		}
 	})
+	m.report(b)
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "recoveries/s")
 }
 
 // benchPlace posts pre-signed createOrders requests of n orders each
 // (non-crossing IOCs, so the book stays empty and every request takes the
-// full path: parse, verify, journal fsync, match, ack) from 8 clients.
+// full path: parse, verify, journal fsync, match, ack) over 64 persistent
+// loopback TCP connections, one request in flight on each. The server is the
+// real handler behind a real net/http server; the load generator is rawConn
+// (it shares the two cores with the server, so it must be lean). Every
+// answer is checked for the ok ack.
+//
+// PMX_BENCH_CPUPROFILE=file writes a CPU profile of the timed section only
+// (go test -cpuprofile would also cover the pre-signing).
 func benchPlace(b *testing.B, n int) {
-	e := newEnv(b, Options{IPBudget: 1 << 30, ActionBudget: 1 << 30})
+	linger, _ := strconv.Atoi(os.Getenv("PMX_BENCH_LINGER_US")) // experiments: the server's GroupLinger
+	e := newEnv(b, Options{IPBudget: 1 << 30, ActionBudget: 1 << 30, GroupLinger: time.Duration(linger) * time.Microsecond})
 	e.instrument()
 	a := e.trader(1, "1000000000")
 	if a.secret == "" {
 		b.Fatal("setup failed")
 	}
-	bodies := make([]string, b.N)
-	for i := range bodies {
+	host := strings.TrimPrefix(e.api.URL, "http://")
+	reqs := make([][]byte, b.N)
+	for i := range reqs {
 		keyed, rows := make([]string, n), []any{}
 		for j := range n {
 			o := ord{iid: 1, buy: true, p: fmt.Sprint(100 + (i+j)%50), qty: "1", tif: "ioc"}
@@ -52,38 +69,48 @@ func benchPlace(b *testing.B, n int) {
 		}
 		salt, ts := e.salt.Add(1), e.now()
 		sig := a.proxy.sign(tOpDigest([]any{"createOrders", rows}, salt, ts))
-		bodies[i] = fmt.Sprintf(`{"op":{"type":"createOrders","args":[%s]},"sig":%q,"salt":%d,"ts":%d}`, strings.Join(keyed, ","), sig, salt, ts)
+		body := fmt.Sprintf(`{"op":{"type":"createOrders","args":[%s]},"sig":%q,"salt":%d,"ts":%d}`, strings.Join(keyed, ","), sig, salt, ts)
+		reqs[i] = rawRequest("POST", host, "/v1/trade/orders", []byte(body))
 	}
-	client := &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
-	lat := make([]time.Duration, b.N)
-	var next int64
-	var mu sync.Mutex
-	var wg sync.WaitGroup
-	b.ResetTimer()
 	// 64 in-flight requests: each waits for its group-commit fsync, so
 	// throughput needs enough of them to share each fsync (the journal's
 	// 64-producer figure); 8 measured the fsync latency, not the exchange.
-	for range 64 {
+	inFlight := 64
+	if v, err := strconv.Atoi(os.Getenv("PMX_BENCH_INFLIGHT")); err == nil {
+		inFlight = v
+	}
+	conns := make([]*rawConn, inFlight)
+	for i := range conns {
+		c, err := dialRaw(host)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer c.c.Close()
+		conns[i] = c
+	}
+	lat := make([]time.Duration, b.N)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	stopProfile := startBenchProfile(b)
+	b.ReportAllocs()
+	b.ResetTimer()
+	m, groups0 := startMeter(), e.srv.eng.JournalGroups()
+	for _, c := range conns {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for {
-				mu.Lock()
-				i := next
-				next++
-				mu.Unlock()
+				i := next.Add(1) - 1
 				if i >= int64(b.N) {
 					return
 				}
 				t0 := time.Now()
-				res, err := client.Post(e.api.URL+"/v1/trade/orders", "application/json", strings.NewReader(bodies[i]))
+				code, body, err := c.do(reqs[i])
 				if err != nil {
 					panic(err)
 				}
-				body, _ := io.ReadAll(res.Body)
-				res.Body.Close()
-				if res.StatusCode != 200 || !strings.HasPrefix(string(body), `[{"status":"ok"`) {
-					panic(fmt.Sprint(res.StatusCode, string(body)))
+				if code != 200 || !bytes.HasPrefix(body, []byte(`[{"status":"ok"`)) {
+					panic(fmt.Sprint(code, string(body)))
 				}
 				lat[i] = time.Since(t0)
 			}
@@ -91,10 +118,103 @@ func benchPlace(b *testing.B, n int) {
 	}
 	wg.Wait()
 	b.StopTimer()
-	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
+	m.report(b)
+	stopProfile()
+	b.ReportMetric(float64(b.N)/float64(e.srv.eng.JournalGroups()-groups0), "requests/fsync")
+	slices.Sort(lat)
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "requests/s")
 	b.ReportMetric(float64(b.N*n)/b.Elapsed().Seconds(), "orders/s")
 	b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds()), "p99-µs")
+}
+
+// meter reports, beside wall time, this process's CPU time per op
+// ("cpu-ns/op": server and load generator together; set against the
+// ceiling's it says how much of a placement is recovery) and the share of
+// the machine's CPU that other processes (and the hypervisor's steal) used
+// meanwhile ("others-%"): this VM is shared, and a run with a high figure
+// there measured the neighbours, not the exchange.
+type meter struct {
+	self        time.Duration
+	busy, total int64 // machine-wide /proc/stat ticks
+	idle, all   float64
+}
+
+func startMeter() meter {
+	busy, total := procStat()
+	idle, all := pIdle()
+	return meter{self: cpuNow(), busy: busy, total: total, idle: idle, all: all}
+}
+
+// pIdle is the runtime's estimate of P time spent idle, and all P time
+// (GOMAXPROCS × wall), in seconds.
+func pIdle() (idle, all float64) {
+	s := []metrics.Sample{{Name: "/cpu/classes/idle:cpu-seconds"}, {Name: "/cpu/classes/total:cpu-seconds"}}
+	metrics.Read(s)
+	return s[0].Value.Float64(), s[1].Value.Float64()
+}
+
+func (m meter) report(b *testing.B) {
+	self := cpuNow() - m.self
+	busy, total := procStat()
+	idle, all := pIdle()
+	b.ReportMetric(float64(self)/float64(b.N), "cpu-ns/op")
+	if all > m.all {
+		// Share of the Ps' time with nothing to run: the pipeline, not
+		// the CPU, held the run back for that long.
+		b.ReportMetric(100*(idle-m.idle)/(all-m.all), "p-idle-%")
+	}
+	if total > m.total {
+		tick := float64(time.Second) / 100 // USER_HZ
+		others := float64(busy-m.busy)*tick - float64(self)
+		b.ReportMetric(max(0, 100*others/(float64(total-m.total)*tick)), "others-%")
+	}
+}
+
+// cpuNow is this process's CPU time (user and system, all threads).
+func cpuNow() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// procStat is the machine's busy and total CPU ticks (0, 0 off Linux).
+func procStat() (busy, total int64) {
+	b, err := os.ReadFile("/proc/stat")
+	if err != nil {
+		return 0, 0
+	}
+	line, _, _ := strings.Cut(string(b), "\n")
+	f := strings.Fields(line) // cpu user nice system idle iowait irq softirq steal ...
+	for i := 1; i < len(f) && i <= 8; i++ {
+		v, _ := strconv.ParseInt(f[i], 10, 64)
+		total += v
+		if i != 4 && i != 5 { // idle, iowait
+			busy += v
+		}
+	}
+	return busy, total
+}
+
+// startBenchProfile starts a CPU profile if PMX_BENCH_CPUPROFILE names a
+// file (the largest b.N's run overwrites the smaller ones').
+func startBenchProfile(b *testing.B) (stop func()) {
+	path := os.Getenv("PMX_BENCH_CPUPROFILE")
+	if path == "" {
+		return func() {}
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		b.Fatal(err)
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
+	}
 }
 
 func BenchmarkPlaceSingle(b *testing.B)  { benchPlace(b, 1) }

@@ -113,25 +113,33 @@ func (s *Server) execTrade(opType string, req *perpsauth.Request) result {
 	actions, n := 0, 0
 	switch opType {
 	case "createOrders":
-		var args []orderArg
-		if err := v.Op.DecodeArgs(&args); err != nil {
-			return fail(400, "invalid request: "+err.Error())
+		rows, ok := v.Op.OrderArgs()
+		if !ok { // an unusual spelling: encoding/json decodes it and words any error
+			var args []orderArg
+			if err := v.Op.DecodeArgs(&args); err != nil {
+				return fail(400, "invalid request: "+err.Error())
+			}
+			rows = make([]perpsauth.OrderArg, len(args))
+			for i, a := range args {
+				rows[i] = perpsauth.OrderArg{IID: a.IID, Buy: a.Buy, P: a.P, Qty: a.Qty, TIF: a.TIF, PO: a.PO, RO: a.RO,
+					C: a.C, TR: len(a.TR) > 0 && string(a.TR) != "null"}
+			}
 		}
-		if len(args) == 0 {
+		if len(rows) == 0 {
 			return fail(400, "no orders provided")
 		}
-		for _, a := range args {
-			o := perps.OrderReq{IID: a.IID, Buy: a.Buy, P: a.P, Qty: a.Qty, TIF: a.TIF, PO: a.PO, RO: a.RO,
-				TR: len(a.TR) > 0 && string(a.TR) != "null"}
+		c.Orders = make([]perps.OrderReq, len(rows))
+		for i, a := range rows {
+			o := perps.OrderReq{IID: a.IID, Buy: a.Buy, P: a.P, Qty: a.Qty, TIF: a.TIF, PO: a.PO, RO: a.RO, TR: a.TR}
 			if a.C != nil {
 				o.C = *a.C
 				if o.C == "" {
 					o.C = "-" // present but empty: refused as an invalid id by the machine
 				}
 			}
-			c.Orders = append(c.Orders, o)
+			c.Orders[i] = o
 		}
-		actions, n = len(args), len(args)
+		actions, n = len(rows), len(rows)
 	case "modifyOrders", "modifyOrdersCOID":
 		if err := v.Op.DecodeArgs(&c.Modifies); err != nil {
 			return fail(400, "invalid request: "+err.Error())
@@ -194,12 +202,4 @@ func (s *Server) execTrade(opType string, req *perpsauth.Request) result {
 }
 
 // argCount is the number of items in a batch op's args (0 if not an array).
-func argCount(op json.RawMessage) int {
-	var o struct {
-		Args []json.RawMessage `json:"args"`
-	}
-	if json.Unmarshal(op, &o) != nil {
-		return 0
-	}
-	return len(o.Args)
-}
+func argCount(op json.RawMessage) int { return perpsauth.ArgCount(op) }

@@ -1,0 +1,120 @@
+package perpsauth
+
+import "math"
+
+// OrderArg is one createOrders item as signed (perps.md §3.3). Pointers are
+// nil when the key is absent.
+type OrderArg struct {
+	IID    uint32
+	Buy    bool
+	P      *string
+	Qty    string
+	TIF    *string
+	PO, RO bool
+	C      *string
+	TR     bool // a trigger object was sent
+}
+
+// OrderArgs decodes createOrders args in one scanner pass, for the common
+// spelling: plain strings, no nulls, no escaped keys, iid within uint32.
+// ok is false for anything else; the caller then decodes with DecodeArgs
+// (encoding/json), which stays the reference for unusual spellings and
+// owns every error text. When ok, the rows are what DecodeArgs would give
+// a struct with these fields (FuzzOrderArgsDifferential).
+func (o Op) OrderArgs() (rows []OrderArg, ok bool) {
+	b := o.Args
+	p := scanner{b: b}
+	if p.peek() != '[' {
+		return nil, false
+	}
+	p.i++
+	rows = make([]OrderArg, 0, 1)
+	first := true
+	for {
+		more, err := p.more(']', &first)
+		if err != nil {
+			return nil, false
+		}
+		if !more {
+			break
+		}
+		v, err := p.value(1)
+		if err != nil || b[v.s] != '{' {
+			return nil, false
+		}
+		a, ok := orderArgAt(b, v)
+		if !ok {
+			return nil, false
+		}
+		rows = append(rows, a)
+	}
+	if p.ws(); p.i != len(b) {
+		return nil, false
+	}
+	return rows, true
+}
+
+// orderArgAt decodes the object at v (syntax already checked).
+func orderArgAt(b []byte, v span) (OrderArg, bool) {
+	var a OrderArg
+	p := scanner{b: b[:v.e], i: v.s + 1}
+	first := true
+	for {
+		more, _ := p.more('}', &first)
+		if !more {
+			return a, true
+		}
+		k, esc, _ := p.key()
+		val, _ := p.value(1)
+		if esc || b[val.s] == 'n' { // null leaves some fields alone and clears others: json decides
+			return a, false
+		}
+		ok := true
+		switch string(b[k.s:k.e]) {
+		case "iid":
+			var n uint64
+			n, ok = canonicalUint(b[val.s:val.e])
+			ok = ok && n <= math.MaxUint32
+			a.IID = uint32(n)
+		case "buy":
+			a.Buy, ok = boolAt(b, val)
+		case "p":
+			a.P, ok = strPtrAt(b, val)
+		case "qty":
+			a.Qty, ok = plainStringValue(b, val)
+		case "tif":
+			a.TIF, ok = strPtrAt(b, val)
+		case "po":
+			a.PO, ok = boolAt(b, val)
+		case "ro":
+			a.RO, ok = boolAt(b, val)
+		case "c":
+			a.C, ok = strPtrAt(b, val)
+		case "tr":
+			a.TR, ok = true, b[val.s] == '{'
+		default:
+			ok = false
+		}
+		if !ok {
+			return a, false
+		}
+	}
+}
+
+func boolAt(b []byte, v span) (bool, bool) {
+	switch b[v.s] {
+	case 't':
+		return true, true
+	case 'f':
+		return false, true
+	}
+	return false, false
+}
+
+func strPtrAt(b []byte, v span) (*string, bool) {
+	s, ok := plainStringValue(b, v)
+	if !ok {
+		return nil, false
+	}
+	return &s, true
+}

@@ -1,0 +1,65 @@
+package perpsauth
+
+import (
+	"encoding/json"
+	"reflect"
+	"testing"
+)
+
+// orderArgJSON is OrderArg as encoding/json would decode it.
+type orderArgJSON struct {
+	IID uint32          `json:"iid"`
+	Buy bool            `json:"buy"`
+	P   *string         `json:"p"`
+	Qty string          `json:"qty"`
+	TIF *string         `json:"tif"`
+	PO  bool            `json:"po"`
+	RO  bool            `json:"ro"`
+	C   *string         `json:"c"`
+	TR  json.RawMessage `json:"tr"`
+}
+
+var orderArgSeeds = []string{
+	`[{"iid":1,"buy":true,"p":"100","qty":"1","tif":"ioc","po":false}]`,
+	`[{"iid":4294967295,"buy":false,"qty":"0.5","ro":true,"c":"0xab","tr":{"trp":"5","tpsl":"sl"}},{"iid":2,"buy":true,"buy":false,"qty":"1"}]`,
+	`[]`, ` [ ] `, `[{}]`, `[{"iid":4294967296}]`, `[{"iid":1.0}]`, `[{"iid":01}]`, `[{"p":null}]`, `[{"tr":null}]`,
+	`[{"p":"\u0031"}]`, `[{"p":"` + "\xff" + `"}]`, `[{"x":1}]`, `[{"IID":1}]`, `[{"buy":"true"}]`, `[{"tr":[1]}]`,
+	`[null]`, `[1]`, `{"iid":1}`, `[{"iid":1}`, `[{"iid":1}] x`, `[{"qty":1}]`, `[{"c":""}]`,
+}
+
+func FuzzOrderArgsDifferential(f *testing.F) {
+	for _, s := range orderArgSeeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, args []byte) {
+		got, ok := Op{Args: args}.OrderArgs()
+		if !ok {
+			return
+		}
+		var ref []orderArgJSON
+		if err := (Op{Args: args}).DecodeArgs(&ref); err != nil {
+			t.Fatalf("%q: fast path accepted what DecodeArgs refuses: %v", args, err)
+		}
+		want := make([]OrderArg, len(ref))
+		for i, a := range ref {
+			want[i] = OrderArg{IID: a.IID, Buy: a.Buy, P: a.P, Qty: a.Qty, TIF: a.TIF, PO: a.PO, RO: a.RO, C: a.C,
+				TR: len(a.TR) > 0 && string(a.TR) != "null"}
+		}
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("%q: fast %+v, json %+v", args, got, want)
+		}
+	})
+}
+
+func TestOrderArgsFastTakesCommonArgs(t *testing.T) {
+	for _, s := range orderArgSeeds[:4] {
+		if _, ok := (Op{Args: []byte(s)}).OrderArgs(); !ok {
+			t.Errorf("%s: went the slow way", s)
+		}
+	}
+	for _, s := range []string{`[{"iid":4294967296}]`, `[{"p":null}]`, `[{"p":"\u0031"}]`, `[{"IID":1}]`} {
+		if _, ok := (Op{Args: []byte(s)}).OrderArgs(); ok {
+			t.Errorf("%s: fast path should defer to encoding/json", s)
+		}
+	}
+}
