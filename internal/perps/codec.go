@@ -19,7 +19,8 @@ import (
 // encoding/json writes unchanged; ok is false for any other command.
 func encodeOrders(c *Command) ([]byte, bool) {
 	if c.Kind != KCreateOrders || len(c.Modifies) != 0 || len(c.OIDs) != 0 || len(c.COIDs) != 0 || c.IID != 0 ||
-		c.Instrument != nil || c.Proxy != nil || c.Amount != "" || c.Price != "" || !plainJSON(c.Account) {
+		c.Instrument != nil || c.Proxy != nil || c.Amount != "" || c.Price != "" || c.Flight != nil || c.Mode != "" ||
+		c.RetryAfter != 0 || c.On || !plainJSON(c.Account) {
 		return nil, false
 	}
 	b := make([]byte, 0, 96+base64.StdEncoding.EncodedLen(len(c.Replay))+80*len(c.Orders))

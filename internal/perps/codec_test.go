@@ -16,7 +16,7 @@ func TestCodecKnowsEveryField(t *testing.T) {
 		v    any
 		want string
 	}{
-		{Command{}, "Kind Account Replay Orders Modifies OIDs COIDs IID Instrument Proxy Amount Price"},
+		{Command{}, "Kind Account Replay Orders Modifies OIDs COIDs IID Instrument Proxy Amount Price Flight Mode RetryAfter On"},
 		{OrderReq{}, "IID Buy P Qty TIF PO RO C TR"},
 	} {
 		var got []string
@@ -46,7 +46,9 @@ func TestCodecTakesPlacements(t *testing.T) {
 		t.Fatalf("decode: %v %+v", ok, got)
 	}
 	for _, slow := range []*Command{{Kind: KCancel, OIDs: []uint64{1}}, {Kind: KCreateOrders, Account: "<a>"},
-		{Kind: KCreateOrders, Orders: []OrderReq{{C: "é"}}}, {Kind: KCreateOrders, Amount: "1"}} {
+		{Kind: KCreateOrders, Orders: []OrderReq{{C: "é"}}}, {Kind: KCreateOrders, Amount: "1"},
+		{Kind: KCreateOrders, Flight: &Flight{}}, {Kind: KCreateOrders, Mode: "x"}, {Kind: KCreateOrders, RetryAfter: 1},
+		{Kind: KCreateOrders, On: true}} {
 		if _, ok := encodeOrders(slow); ok {
 			t.Errorf("%+v: must go through encoding/json", slow)
 		}
