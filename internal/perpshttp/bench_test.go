@@ -19,6 +19,7 @@ import (
 
 	"github.com/coder/websocket"
 
+	"pmx/internal/loadgen"
 	"pmx/internal/secp"
 )
 
@@ -44,7 +45,7 @@ func BenchmarkRecoverCeiling(b *testing.B) {
 // (non-crossing IOCs, so the book stays empty and every request takes the
 // full path: parse, verify, journal fsync, match, ack) over 64 persistent
 // loopback TCP connections, one request in flight on each. The server is the
-// real handler behind a real net/http server; the load generator is rawConn
+// real handler behind a real net/http server; the load generator is loadgen.Conn
 // (it shares the two cores with the server, so it must be lean). Every
 // answer is checked for the ok ack.
 //
@@ -70,7 +71,7 @@ func benchPlace(b *testing.B, n int) {
 		salt, ts := e.salt.Add(1), e.now()
 		sig := a.proxy.sign(tOpDigest([]any{"createOrders", rows}, salt, ts))
 		body := fmt.Sprintf(`{"op":{"type":"createOrders","args":[%s]},"sig":%q,"salt":%d,"ts":%d}`, strings.Join(keyed, ","), sig, salt, ts)
-		reqs[i] = rawRequest("POST", host, "/v1/trade/orders", []byte(body))
+		reqs[i] = loadgen.Request("POST", host, "/v1/trade/orders", "Content-Type: application/json\r\n", []byte(body))
 	}
 	// 64 in-flight requests: each waits for its group-commit fsync, so
 	// throughput needs enough of them to share each fsync (the journal's
@@ -79,13 +80,13 @@ func benchPlace(b *testing.B, n int) {
 	if v, err := strconv.Atoi(os.Getenv("PMX_BENCH_INFLIGHT")); err == nil {
 		inFlight = v
 	}
-	conns := make([]*rawConn, inFlight)
+	conns := make([]*loadgen.Conn, inFlight)
 	for i := range conns {
-		c, err := dialRaw(host)
+		c, err := loadgen.Dial(host)
 		if err != nil {
 			b.Fatal(err)
 		}
-		defer c.c.Close()
+		defer c.Close()
 		conns[i] = c
 	}
 	lat := make([]time.Duration, b.N)
@@ -99,13 +100,15 @@ func benchPlace(b *testing.B, n int) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			var body []byte
 			for {
 				i := next.Add(1) - 1
 				if i >= int64(b.N) {
 					return
 				}
 				t0 := time.Now()
-				code, body, err := c.do(reqs[i])
+				code, b2, err := c.Do(reqs[i], body)
+				body = b2
 				if err != nil {
 					panic(err)
 				}
