@@ -86,7 +86,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 
 	perpsSrv, err := perpshttp.New(perpshttp.Options{Dir: dd.File("perps"), Log: log,
 		RiskDelay: cfg.PerpsRiskDelay, AcceptDelay: cfg.PerpsAcceptDelay, TakerDelay: cfg.PerpsTakerDelay,
-		ModifyDelay: cfg.PerpsModifyDelay, NoHeldCancels: !cfg.PerpsHeldCancels})
+		ModifyDelay: cfg.PerpsModifyDelay, COIDWait: cfg.PerpsCOIDWait, NoHeldCancels: !cfg.PerpsHeldCancels})
 	if err != nil {
 		return err
 	}

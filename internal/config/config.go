@@ -33,6 +33,9 @@ type Serve struct {
 	// delays (the default) enter orders and apply modifies in their own step.
 	PerpsRiskDelay, PerpsAcceptDelay, PerpsTakerDelay, PerpsModifyDelay time.Duration
 	PerpsHeldCancels                                                    bool
+	// PerpsCOIDWait: how long a cancel-by-coid of an unknown coid waits for
+	// a racing create (production ~100 ms; 0: order_unknown at once).
+	PerpsCOIDWait time.Duration
 }
 
 // MaxPerpsDelay bounds each perps in-flight window (the engine's limit).
@@ -84,6 +87,7 @@ func (c *Serve) Bind(fs *flag.FlagSet, env func(string) string) {
 	dur(&c.PerpsAcceptDelay, "perps-accept-delay", d.PerpsAcceptDelay, "perps: how long an order's accept is in flight before it enters the book")
 	dur(&c.PerpsTakerDelay, "perps-taker-delay", d.PerpsTakerDelay, "perps: extra wait of an order that would match on entry (production 20ms)")
 	dur(&c.PerpsModifyDelay, "perps-modify-delay", d.PerpsModifyDelay, "perps: how long a modify is pending (modify_already_pending meanwhile)")
+	dur(&c.PerpsCOIDWait, "perps-coid-wait", d.PerpsCOIDWait, "perps: how long a cancel by an unknown client order id waits for a racing create (production ~100ms)")
 	fs.BoolVar(&c.PerpsHeldCancels, "perps-held-cancels", envBool(env, "perps-held-cancels", d.PerpsHeldCancels), "perps: hold a cancel that races an accept (else order_in_flight) (env PMX_PERPS_HELD_CANCELS)")
 }
 
@@ -93,7 +97,8 @@ func (c *Serve) Check() error {
 		name string
 		v    time.Duration
 	}{{"perps-risk-delay", c.PerpsRiskDelay}, {"perps-accept-delay", c.PerpsAcceptDelay},
-		{"perps-taker-delay", c.PerpsTakerDelay}, {"perps-modify-delay", c.PerpsModifyDelay}} {
+		{"perps-taker-delay", c.PerpsTakerDelay}, {"perps-modify-delay", c.PerpsModifyDelay},
+		{"perps-coid-wait", c.PerpsCOIDWait}} {
 		if d.v < 0 || d.v > MaxPerpsDelay || d.v%time.Millisecond != 0 {
 			return fmt.Errorf("--%s %v: must be whole milliseconds from 0 to %v", d.name, d.v, MaxPerpsDelay)
 		}

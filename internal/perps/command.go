@@ -122,6 +122,7 @@ type ItemResult struct {
 	Error  string     `json:"error,omitempty"`
 	Due    int64      `json:"-"` // StatusHeld: when the accept (or the pending modify) completes
 	Mod    uint64     `json:"-"` // StatusHeld of a modify: the pending modify's id (ModifyOutcome)
+	CC     uint64     `json:"-"` // StatusHeld of a cancel-by-coid awaiting its create (COIDCancelOutcome)
 }
 
 // Event is the outcome of one command: the reply for the submitter (Err for

@@ -79,11 +79,18 @@ func (m *Machine) NextDue() int64 {
 	if pm := m.dueMod(); pm != nil && (d == 0 || pm.Due < d) {
 		d = pm.Due
 	}
+	if c := m.nextCOIDDue(); c > 0 && (d == 0 || c < d) {
+		d = c
+	}
 	return d
 }
 
-// processDue completes every in-flight step due at ts.
+// processDue completes every in-flight step due at ts. Cancels waiting for
+// a racing create end first: a create applied at their due time is too late.
 func (m *Machine) processDue(ts int64, ev *Event) {
+	if len(m.ccs) > 0 {
+		m.dueCOIDWaits(ts)
+	}
 	for {
 		best := -1
 		for i, oid := range m.pend {

@@ -26,6 +26,7 @@ type Config struct {
 	// commands change them (so a journal replays with the windows that were
 	// in force, whatever the restarting process was configured with).
 	AcceptDelayMs, TakerDelayMs, RiskDelayMs, ModifyDelayMs int64
+	COIDWaitMs                                              int64 // cancel-by-coid's wait for a racing create (coidwait.go)
 	NoHeldCancels                                           bool
 }
 
@@ -63,6 +64,9 @@ type Machine struct {
 	mods     []*PendingMod // pending modifies, id order (pendmod.go)
 	modsDone []*PendingMod // recently applied modifies, apply order, bounded
 	nextMod  uint64
+	ccs      []*COIDWait // cancels-by-coid waiting for a create, id order (coidwait.go)
+	ccsDone  []*COIDWait // recently resolved ones, resolution order, bounded
+	nextCC   uint64
 }
 
 // New returns an empty exchange.
@@ -87,7 +91,7 @@ func New(cfg Config) *Machine {
 // initialFlight is the Flight a fresh machine starts with.
 func (m *Machine) initialFlight() Flight {
 	return Flight{AcceptMs: m.cfg.AcceptDelayMs, TakerMs: m.cfg.TakerDelayMs, RiskMs: m.cfg.RiskDelayMs,
-		ModifyMs: m.cfg.ModifyDelayMs, NoHeldCancels: m.cfg.NoHeldCancels}
+		ModifyMs: m.cfg.ModifyDelayMs, COIDWaitMs: m.cfg.COIDWaitMs, NoHeldCancels: m.cfg.NoHeldCancels}
 }
 
 func (m *Machine) reset() {
@@ -102,6 +106,7 @@ func (m *Machine) reset() {
 	m.fl = m.initialFlight()
 	m.mode, m.modeRetry = "", 0
 	m.mods, m.modsDone, m.nextMod = nil, nil, 1
+	m.ccs, m.ccsDone, m.nextCC = nil, nil, 1
 }
 
 // Apply executes one command (engine.Machine). ts is Unix ms; it is made

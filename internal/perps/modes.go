@@ -12,6 +12,7 @@ type Flight struct {
 	TakerMs       int64 `json:"taker_ms,omitempty"`
 	RiskMs        int64 `json:"risk_ms,omitempty"`
 	ModifyMs      int64 `json:"modify_ms,omitempty"`
+	COIDWaitMs    int64 `json:"coid_ms,omitempty"` // cancel-by-coid waits this long for a racing create (coidwait.go)
 	NoHeldCancels bool  `json:"no_held,omitempty"`
 }
 
@@ -55,7 +56,7 @@ func (m *Machine) setFlight(c *Command, ev *Event) {
 		ev.Err = "invalid config"
 		return
 	}
-	for _, d := range []int64{f.AcceptMs, f.TakerMs, f.RiskMs, f.ModifyMs} {
+	for _, d := range []int64{f.AcceptMs, f.TakerMs, f.RiskMs, f.ModifyMs, f.COIDWaitMs} {
 		if d < 0 || d > MaxDelayMs {
 			ev.Err = "invalid config"
 			return

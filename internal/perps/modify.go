@@ -121,6 +121,10 @@ func (m *Machine) cancel(c *Command, ts int64, ev *Event) {
 		ev.Items = make([]ItemResult, 0, len(c.COIDs))
 		for _, coid := range c.COIDs {
 			oid, ok := a.COIDs[coid]
+			if !ok && m.fl.COIDWaitMs > 0 { // its create may be racing this cancel (coidwait.go)
+				ev.Items = append(ev.Items, m.waitCOID(a, coid, ts))
+				continue
+			}
 			if !ok {
 				ev.Items = append(ev.Items, ItemResult{Status: "err", COID: coid, Error: "order_unknown"})
 				continue

@@ -81,7 +81,11 @@ func (m *Machine) createOrders(c *Command, ts int64, ev *Event) {
 			refused++
 			continue
 		}
-		ev.Acks = append(ev.Acks, m.place(a, r, ts, ev))
+		ack := m.place(a, r, ts, ev)
+		ev.Acks = append(ev.Acks, ack)
+		if ack.Status == "ok" && ack.COID != "" && len(m.ccs) > 0 {
+			m.coidCreated(a, ack.COID, ts, ev)
+		}
 	}
 	if refused == len(c.Orders) && refused > 0 { // nothing the mode allows: the whole request is refused
 		ev.Acks, ev.Err, ev.RetryAfter = nil, ErrPostOnlyMode, m.modeRetry

@@ -30,14 +30,20 @@ type state struct {
 	Mods      []*PendingMod `json:"mods,omitempty"`
 	ModsDone  []*PendingMod `json:"mods_done,omitempty"`
 	NextMod   uint64        `json:"next_mod,omitempty"`
+	CCs       []*COIDWait   `json:"ccs,omitempty"` // coidwait.go
+	CCsDone   []*COIDWait   `json:"ccs_done,omitempty"`
+	NextCC    uint64        `json:"next_cc,omitempty"`
 }
 
 func (m *Machine) encode() []byte {
 	s := state{NextOID: m.nextOID, NextTID: m.nextTID, NextAcct: m.nextAcct, NextDep: m.nextDep, LastTS: m.lastTS,
 		Flight: m.fl, Mode: m.mode, ModeRetry: m.modeRetry, Mods: m.mods,
-		ModsDone: m.modsDone}
+		ModsDone: m.modsDone, CCs: m.ccs, CCsDone: m.ccsDone}
 	if m.nextMod > 1 {
 		s.NextMod = m.nextMod
+	}
+	if m.nextCC > 1 {
+		s.NextCC = m.nextCC
 	}
 	for _, id := range m.instIDs {
 		in := m.inst[id]
@@ -112,6 +118,10 @@ func (m *Machine) Restore(r io.Reader) error {
 	m.fl, m.mode, m.modeRetry, m.mods, m.modsDone = s.Flight, s.Mode, s.ModeRetry, s.Mods, s.ModsDone
 	if s.NextMod > 0 {
 		m.nextMod = s.NextMod
+	}
+	m.ccs, m.ccsDone = s.CCs, s.CCsDone
+	if s.NextCC > 0 {
+		m.nextCC = s.NextCC
 	}
 	return nil
 }

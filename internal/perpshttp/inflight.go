@@ -38,13 +38,49 @@ func (s *Server) pump(stop <-chan struct{}) {
 	}
 }
 
+// awaitCOIDCancel waits for the outcome of a cancel-by-coid waiting for its
+// order's create: it ends as soon as the create is applied, or at due (a
+// KTick then ends it order_unknown).
+func (s *Server) awaitCOIDCancel(id uint64, due int64) (perps.ItemResult, bool) {
+	for {
+		var out perps.ItemResult
+		ok := false
+		if s.view(func(m *perps.Machine) { out, ok = m.COIDCancelOutcome(id) }) != nil {
+			return out, false
+		}
+		if ok {
+			return out, true
+		}
+		if s.now().UnixMilli() >= due {
+			if _, err := s.submit(&perps.Command{Kind: perps.KTick}); err != nil {
+				return out, false
+			}
+			continue
+		}
+		select {
+		case <-s.stop:
+			return out, false
+		case <-time.After(inflightPoll):
+		}
+	}
+}
+
 // resolveHeld replaces every held-cancel or pending-modify item by its final
 // outcome: it waits until the step is due, makes sure it completed (a KTick)
 // and reads the result. It reports false if the engine stopped meanwhile.
 func (s *Server) resolveHeld(items []perps.ItemResult) bool {
-	for i := range items {
+	for i := 0; i < len(items); i++ {
 		it := &items[i]
 		if it.Status != perps.StatusHeld {
+			continue
+		}
+		if it.CC != 0 { // a cancel-by-coid waiting for its create
+			out, ok := s.awaitCOIDCancel(it.CC, it.Due)
+			if !ok {
+				return false
+			}
+			*it = out
+			i-- // a held cancel of the new order is resolved next
 			continue
 		}
 		for s.now().UnixMilli() < it.Due {

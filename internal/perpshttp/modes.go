@@ -15,7 +15,8 @@ import (
 // optionsFlight is the Flight the server's options ask for.
 func (o *Options) optionsFlight() perps.Flight {
 	return perps.Flight{AcceptMs: o.AcceptDelay.Milliseconds(), TakerMs: o.TakerDelay.Milliseconds(),
-		RiskMs: o.RiskDelay.Milliseconds(), ModifyMs: o.ModifyDelay.Milliseconds(), NoHeldCancels: o.NoHeldCancels}
+		RiskMs: o.RiskDelay.Milliseconds(), ModifyMs: o.ModifyDelay.Milliseconds(), COIDWaitMs: o.COIDWait.Milliseconds(),
+		NoHeldCancels: o.NoHeldCancels}
 }
 
 // applyFlight runs after recovery: the journal replayed with the windows in
@@ -39,7 +40,7 @@ func (s *Server) applyFlight() (pump bool, err error) {
 		}
 		s.log.Info("perps in-flight windows", "was", have, "now", want)
 	}
-	return want.AcceptMs > 0 || want.TakerMs > 0 || want.RiskMs > 0 || want.ModifyMs > 0 || due > 0, nil
+	return want.AcceptMs > 0 || want.TakerMs > 0 || want.RiskMs > 0 || want.ModifyMs > 0 || want.COIDWaitMs > 0 || due > 0, nil
 }
 
 type errorString string

@@ -50,6 +50,9 @@ type Options struct {
 	// journaled when they change (modes.go), so a replay never depends on them.
 	RiskDelay, AcceptDelay, TakerDelay, ModifyDelay time.Duration
 	NoHeldCancels                                   bool
+	// COIDWait is how long a cancel-by-coid naming an unknown coid waits for
+	// a racing create before order_unknown (production: ~100 ms; default 0).
+	COIDWait time.Duration
 	// GroupLinger is how long a journal group commit may wait for more
 	// concurrent commands (engine.Config.JournalLinger; default 3 ms,
 	// negative: never). Only a group that follows a group of several

@@ -1,0 +1,40 @@
+package perpshttp
+
+import (
+	"testing"
+	"time"
+)
+
+// TestCancelByCOIDWaitsForARacingCreate (perps.md §9.6): with the window set,
+// a cancel-by-coid sent before its order's create answers ok once the create
+// lands, and an unknown coid answers order_unknown when the window ends. The
+// server's clock is the test's: nothing depends on real time passing.
+func TestCancelByCOIDWaitsForARacingCreate(t *testing.T) {
+	const coid, other = "00000000000000000000000000000c01", "00000000000000000000000000000c02"
+	e := newEnv(t, Options{COIDWait: 100 * time.Millisecond})
+	e.instrument()
+	a := e.trader(1, "100000")
+
+	done := make(chan []item, 1)
+	go func() { done <- a.cancelCOID(coid) }()
+	e.waitDue(t) // the cancel is waiting in the engine
+	oid := a.placeOK(ord{iid: 1, buy: true, p: "100", qty: "1", c: coid})
+	if it := <-done; len(it) != 1 || it[0].Status != "ok" {
+		t.Fatalf("cancel racing its create: %+v", it)
+	}
+	if o := a.order(oid); o.Status != "cancelled" {
+		t.Errorf("order after the racing cancel: %+v", o)
+	}
+
+	go func() { done <- a.cancelCOID(other) }()
+	e.waitDue(t)
+	select {
+	case it := <-done:
+		t.Fatalf("answered before the window ended: %+v", it)
+	default:
+	}
+	e.advance(100 * time.Millisecond)
+	if it := <-done; len(it) != 1 || it[0].Error != "order_unknown" {
+		t.Fatalf("unknown coid after the window: %+v", it)
+	}
+}
