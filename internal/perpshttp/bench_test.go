@@ -52,6 +52,33 @@ func BenchmarkRecoverCeiling(b *testing.B) {
 // PMX_BENCH_CPUPROFILE=file writes a CPU profile of the timed section only
 // (go test -cpuprofile would also cover the pre-signing).
 func benchPlace(b *testing.B, n int) {
+	p := newPlacer(b, n, b.N)
+	stopProfile := startBenchProfile(b)
+	b.ReportAllocs()
+	b.ResetTimer()
+	m, groups0 := startMeter(), p.e.srv.eng.JournalGroups()
+	lat := p.run(b.N)
+	b.StopTimer()
+	m.report(b)
+	stopProfile()
+	b.ReportMetric(float64(b.N)/float64(p.e.srv.eng.JournalGroups()-groups0), "requests/fsync")
+	slices.Sort(lat)
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "requests/s")
+	b.ReportMetric(float64(b.N*n)/b.Elapsed().Seconds(), "orders/s")
+	b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds()), "p99-µs")
+}
+
+// placer is a running server with pre-signed createOrders requests and the
+// load generator's open connections.
+type placer struct {
+	e     *env
+	reqs  [][]byte
+	conns []*loadgen.Conn
+	sent  int
+}
+
+// newPlacer signs total requests of n orders each (before any timer).
+func newPlacer(b *testing.B, n, total int) *placer {
 	linger, _ := strconv.Atoi(os.Getenv("PMX_BENCH_LINGER_US")) // experiments: the server's GroupLinger
 	e := newEnv(b, Options{IPBudget: 1 << 30, ActionBudget: 1 << 30, GroupLinger: time.Duration(linger) * time.Microsecond})
 	e.instrument()
@@ -60,8 +87,8 @@ func benchPlace(b *testing.B, n int) {
 		b.Fatal("setup failed")
 	}
 	host := strings.TrimPrefix(e.api.URL, "http://")
-	reqs := make([][]byte, b.N)
-	for i := range reqs {
+	p := &placer{e: e, reqs: make([][]byte, total)}
+	for i := range p.reqs {
 		keyed, rows := make([]string, n), []any{}
 		for j := range n {
 			o := ord{iid: 1, buy: true, p: fmt.Sprint(100 + (i+j)%50), qty: "1", tif: "ioc"}
@@ -71,7 +98,7 @@ func benchPlace(b *testing.B, n int) {
 		salt, ts := e.salt.Add(1), e.now()
 		sig := a.proxy.sign(tOpDigest([]any{"createOrders", rows}, salt, ts))
 		body := fmt.Sprintf(`{"op":{"type":"createOrders","args":[%s]},"sig":%q,"salt":%d,"ts":%d}`, strings.Join(keyed, ","), sig, salt, ts)
-		reqs[i] = loadgen.Request("POST", host, "/v1/trade/orders", "Content-Type: application/json\r\n", []byte(body))
+		p.reqs[i] = loadgen.Request("POST", host, "/v1/trade/orders", "Content-Type: application/json\r\n", []byte(body))
 	}
 	// 64 in-flight requests: each waits for its group-commit fsync, so
 	// throughput needs enough of them to share each fsync (the journal's
@@ -80,30 +107,34 @@ func benchPlace(b *testing.B, n int) {
 	if v, err := strconv.Atoi(os.Getenv("PMX_BENCH_INFLIGHT")); err == nil {
 		inFlight = v
 	}
-	conns := make([]*loadgen.Conn, inFlight)
-	for i := range conns {
+	p.conns = make([]*loadgen.Conn, inFlight)
+	for i := range p.conns {
 		c, err := loadgen.Dial(host)
 		if err != nil {
 			b.Fatal(err)
 		}
-		defer c.Close()
-		conns[i] = c
+		b.Cleanup(func() { c.Close() })
+		p.conns[i] = c
 	}
-	lat := make([]time.Duration, b.N)
+	return p
+}
+
+// run sends the next count requests, one in flight per connection, checks
+// every answer for the ok ack, and returns each request's latency.
+func (p *placer) run(count int) []time.Duration {
+	reqs := p.reqs[p.sent : p.sent+count]
+	p.sent += count
+	lat := make([]time.Duration, count)
 	var next atomic.Int64
 	var wg sync.WaitGroup
-	stopProfile := startBenchProfile(b)
-	b.ReportAllocs()
-	b.ResetTimer()
-	m, groups0 := startMeter(), e.srv.eng.JournalGroups()
-	for _, c := range conns {
+	for _, c := range p.conns {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			var body []byte
 			for {
 				i := next.Add(1) - 1
-				if i >= int64(b.N) {
+				if i >= int64(count) {
 					return
 				}
 				t0 := time.Now()
@@ -120,14 +151,7 @@ func benchPlace(b *testing.B, n int) {
 		}()
 	}
 	wg.Wait()
-	b.StopTimer()
-	m.report(b)
-	stopProfile()
-	b.ReportMetric(float64(b.N)/float64(e.srv.eng.JournalGroups()-groups0), "requests/fsync")
-	slices.Sort(lat)
-	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "requests/s")
-	b.ReportMetric(float64(b.N*n)/b.Elapsed().Seconds(), "orders/s")
-	b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds()), "p99-µs")
+	return lat
 }
 
 // meter reports, beside wall time, this process's CPU time per op
