@@ -8,19 +8,16 @@ import (
 	"context"
 	"database/sql"
 	"embed"
-	"fmt"
 	"io/fs"
 	"net/url"
 	"runtime"
-	"sort"
-	"strconv"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	_ "modernc.org/sqlite" // registers the "sqlite" driver
 
+	migrations "pmx/internal/migrate"
 	"pmx/internal/store"
 )
 
@@ -141,49 +138,14 @@ func (db *DB) Close() error {
 	return err2
 }
 
-// migrate applies every embedded migration newer than schema_version, each in
-// its own transaction. Files are named NNNN_description.sql.
+// migrate applies every embedded migration newer than schema_version, each
+// with its version row in one transaction (internal/migrate; the table's
+// name predates the other stores' prefixed ones and is kept for existing
+// data dirs).
 func migrate(ctx context.Context, w *sql.DB) error {
-	if _, err := w.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)`); err != nil {
-		return err
-	}
-	var cur int
-	if err := w.QueryRowContext(ctx, `SELECT COALESCE(MAX(version), 0) FROM schema_version`).Scan(&cur); err != nil {
-		return err
-	}
-	names, err := fs.Glob(migrationFS, "migrations/*.sql")
+	files, err := fs.Sub(migrationFS, "migrations")
 	if err != nil {
 		return err
 	}
-	sort.Strings(names)
-	for _, name := range names {
-		base := strings.TrimPrefix(name, "migrations/")
-		v, err := strconv.Atoi(strings.SplitN(base, "_", 2)[0])
-		if err != nil {
-			return fmt.Errorf("sqlite: bad migration name %q", base)
-		}
-		if v <= cur {
-			continue
-		}
-		body, err := migrationFS.ReadFile(name)
-		if err != nil {
-			return err
-		}
-		tx, err := w.BeginTx(ctx, nil)
-		if err != nil {
-			return err
-		}
-		if _, err := tx.ExecContext(ctx, string(body)); err != nil {
-			tx.Rollback()
-			return fmt.Errorf("sqlite: migration %s: %w", base, err)
-		}
-		if _, err := tx.ExecContext(ctx, `DELETE FROM schema_version; INSERT INTO schema_version VALUES (?)`, v); err != nil {
-			tx.Rollback()
-			return err
-		}
-		if err := tx.Commit(); err != nil {
-			return err
-		}
-	}
-	return nil
+	return migrations.Run(ctx, w, files, "schema_version")
 }

@@ -486,3 +486,25 @@ func TestHotRowTxHash(t *testing.T) {
 		t.Fatalf("%d odd hashes, want 5", len(odd))
 	}
 }
+
+// TestReopenAfterMigrations: a data dir migrated by an earlier pmx (one
+// schema_version row, the old runner's form) opens without re-running any
+// migration, and one migrated now reopens too.
+func TestReopenAfterMigrations(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "pmx.db")
+	db, err := Open(path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.w.Exec(`DELETE FROM schema_version WHERE version < (SELECT MAX(version) FROM schema_version)`); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	for range 2 {
+		db, err := Open(path, Options{})
+		if err != nil {
+			t.Fatalf("reopen: %v", err)
+		}
+		db.Close()
+	}
+}
