@@ -86,17 +86,27 @@ func TestConcurrentSubmitOrderAndEvents(t *testing.T) {
 	}
 	e.Close()
 	// Subscribers saw every command exactly once, in sequence order.
+	seen := make([]tally.Event, producers*each+1) // by seq
 	var want uint64 = 1
 	for batch := range sub.C {
 		for _, a := range batch {
 			if a.Seq != want || a.Events[0].Seq != want {
 				t.Fatalf("subscriber got seq %d, want %d", a.Seq, want)
 			}
+			seen[want] = a.Events[0]
 			want++
 		}
 	}
 	if want != producers*each+1 || sub.Lagged() {
 		t.Fatalf("subscriber ended at %d lagged=%v", want, sub.Lagged())
+	}
+	// Producers got the same events the subscriber did.
+	for p, rs := range results {
+		for _, res := range rs {
+			if res.Events[0] != seen[res.Seq] {
+				t.Fatalf("producer %d seq %d: result %+v, subscriber %+v", p, res.Seq, res.Events[0], seen[res.Seq])
+			}
+		}
 	}
 	// The journal replays to the same state.
 	e2, rec := openT(t, engine.Config{Dir: dir})
