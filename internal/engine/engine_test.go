@@ -361,3 +361,28 @@ func TestRestartsAndSnapshotsDoNotChangeOutput(t *testing.T) {
 		})
 	}
 }
+
+// TestRefusedRequests: requests that never reach the apply loop (after
+// Close, or refused by the journal) fail without a sequence number and
+// leave the state untouched.
+func TestRefusedRequests(t *testing.T) {
+	e, _ := openT(t, engine.Config{Dir: t.TempDir()})
+	submitRange(t, e, 1, 3)
+	big := tally.Encode("a", 1)
+	big = append(big, make([]byte, journal.MaxPayload)...) // too large for a record
+	if res, err := e.Submit(4, big); !errors.Is(err, journal.ErrTooLarge) || res.Seq != 0 {
+		t.Fatalf("oversized: %+v %v", res, err)
+	}
+	submitRange(t, e, 4, 5) // the refusal took no sequence number
+	e.Close()
+	for name, call := range map[string]func() error{
+		"Submit":   func() error { _, err := e.Submit(6, tally.Encode("a", 1)); return err },
+		"Hash":     func() error { _, _, err := e.Hash(); return err },
+		"View":     func() error { return e.View(func(engine.Machine[tally.Event], uint64) {}) },
+		"Snapshot": func() error { _, err := e.Snapshot(); return err },
+	} {
+		if err := call(); !errors.Is(err, engine.ErrClosed) {
+			t.Errorf("%s after Close: %v", name, err)
+		}
+	}
+}
