@@ -272,11 +272,17 @@ func (b *Book) fillable(side Side, limit int64, owner uint64, qty int64) bool {
 	return false
 }
 
-func (b *Book) cancel(c *Command, out []Event) []Event {
-	s := int32(0)
-	if c.OID != 0 {
-		s = b.index.get(c.OID)
+// slotOf returns the slot of a live order, 0 if oid is not live. OID 0 is
+// the index's empty-bucket key, so it is never looked up.
+func (b *Book) slotOf(oid uint64) int32 {
+	if oid == 0 {
+		return 0
 	}
+	return b.index.get(oid)
+}
+
+func (b *Book) cancel(c *Command, out []Event) []Event {
+	s := b.slotOf(c.OID)
 	if s == 0 {
 		return append(out, rejected(c, ReasonUnknownOrder))
 	}
@@ -292,10 +298,7 @@ func (b *Book) cancel(c *Command, out []Event) []Event {
 // increase re-queues the order at the tail (loses priority); a pure size
 // decrease keeps its place.
 func (b *Book) modify(c *Command, out []Event) []Event {
-	s := int32(0)
-	if c.OID != 0 {
-		s = b.index.get(c.OID)
-	}
+	s := b.slotOf(c.OID)
 	if s == 0 {
 		return append(out, rejected(c, ReasonUnknownOrder))
 	}
@@ -361,10 +364,7 @@ func (b *Book) Depth(side Side, max int, dst []Level) []Level {
 
 // Order returns a live order by OID.
 func (b *Book) Order(oid uint64) (OrderInfo, bool) {
-	if oid == 0 {
-		return OrderInfo{}, false
-	}
-	s := b.index.get(oid)
+	s := b.slotOf(oid)
 	if s == 0 {
 		return OrderInfo{}, false
 	}

@@ -2,12 +2,11 @@ package engine_test
 
 import (
 	"fmt"
-	"path/filepath"
 	"testing"
 
 	"pmx/internal/engine"
+	"pmx/internal/engine/enginetest"
 	"pmx/internal/engine/tally"
-	"pmx/internal/journal"
 )
 
 func benchSubmit(b *testing.B, producers int) {
@@ -43,28 +42,7 @@ func BenchmarkSubmit512(b *testing.B) { benchSubmit(b, 512) }
 // BenchmarkRecoveryReplay measures Open on a journal of b.N tally commands
 // with no snapshot: the journal read plus Apply of every record.
 func BenchmarkRecoveryReplay(b *testing.B) {
-	dir := b.TempDir()
-	j, _, err := journal.Open(filepath.Join(dir, "journal"), journal.Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	var c *journal.Commit
-	for i := range b.N {
-		_, c = j.Enqueue(int64(i), tally.Encode(fmt.Sprintf("account-%d", i%64), 1))
-	}
-	if err := c.Wait(); err != nil {
-		b.Fatal(err)
-	}
-	j.Close()
-	b.ReportAllocs()
-	b.ResetTimer()
-	cpu0 := cpuTime()
-	e, rec, err := engine.Open(engine.Config{Dir: dir}, newTally())
-	if err != nil || rec.Replayed != uint64(b.N) {
-		b.Fatalf("replayed %d: %v", rec.Replayed, err)
-	}
-	b.StopTimer()
-	e.Close()
-	reportCPU(b, cpu0)
-	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "cmds/s")
+	enginetest.BenchRecoveryReplay(b, newTally(), func(i int) (int64, []byte) {
+		return int64(i), tally.Encode(fmt.Sprintf("account-%d", i%64), 1)
+	})
 }

@@ -188,22 +188,10 @@ func (e *Engine[E]) Submit(ts int64, cmd []byte) (Result[E], error) {
 	}
 	r := e.pool.Get().(*request[E])
 	r.kind, r.ts, r.cmd = kindCommand, ts, cmd
-	e.mu.Lock()
-	if e.closed {
-		e.mu.Unlock()
-		e.pool.Put(r)
-		return Result[E]{}, ErrClosed
-	}
-	r.seq, r.commit = e.j.Enqueue(ts, cmd)
-	if r.seq == 0 { // journal refused it (failed or oversized)
-		e.mu.Unlock()
-		err := r.commit.Err()
+	if err := e.do(r); err != nil {
 		e.put(r)
 		return Result[E]{}, err
 	}
-	e.queue <- r
-	e.mu.Unlock()
-	<-r.done
 	res, err := r.res, r.err
 	e.put(r)
 	return res, err
@@ -213,16 +201,33 @@ func (e *Engine[E]) Submit(ts int64, cmd []byte) (Result[E], error) {
 func (e *Engine[E]) control(k kind, view func(Machine[E], uint64)) (*request[E], error) {
 	r := e.pool.Get().(*request[E])
 	r.kind, r.view = k, view
+	if err := e.do(r); err != nil {
+		e.put(r)
+		return nil, err
+	}
+	return r, nil
+}
+
+// do queues r for the apply loop and waits until the loop is done with it.
+// A command is journaled under the same lock as the queue send, so queue
+// order is sequence order. On error r never reached the loop.
+func (e *Engine[E]) do(r *request[E]) error {
 	e.mu.Lock()
 	if e.closed {
 		e.mu.Unlock()
-		e.pool.Put(r)
-		return nil, ErrClosed
+		return ErrClosed
+	}
+	if r.kind == kindCommand {
+		r.seq, r.commit = e.j.Enqueue(r.ts, r.cmd)
+		if r.seq == 0 { // journal refused it (failed or oversized)
+			e.mu.Unlock()
+			return r.commit.Err()
+		}
 	}
 	e.queue <- r
 	e.mu.Unlock()
 	<-r.done
-	return r, nil
+	return nil
 }
 
 // Hash returns the machine's state hash and the last applied sequence

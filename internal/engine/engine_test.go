@@ -86,17 +86,27 @@ func TestConcurrentSubmitOrderAndEvents(t *testing.T) {
 	}
 	e.Close()
 	// Subscribers saw every command exactly once, in sequence order.
+	seen := make([]tally.Event, producers*each+1) // by seq
 	var want uint64 = 1
 	for batch := range sub.C {
 		for _, a := range batch {
 			if a.Seq != want || a.Events[0].Seq != want {
 				t.Fatalf("subscriber got seq %d, want %d", a.Seq, want)
 			}
+			seen[want] = a.Events[0]
 			want++
 		}
 	}
 	if want != producers*each+1 || sub.Lagged() {
 		t.Fatalf("subscriber ended at %d lagged=%v", want, sub.Lagged())
+	}
+	// Producers got the same events the subscriber did.
+	for p, rs := range results {
+		for _, res := range rs {
+			if res.Events[0] != seen[res.Seq] {
+				t.Fatalf("producer %d seq %d: result %+v, subscriber %+v", p, res.Seq, res.Events[0], seen[res.Seq])
+			}
+		}
 	}
 	// The journal replays to the same state.
 	e2, rec := openT(t, engine.Config{Dir: dir})
@@ -349,5 +359,30 @@ func TestRestartsAndSnapshotsDoNotChangeOutput(t *testing.T) {
 				t.Fatal("output differs from an uninterrupted run")
 			}
 		})
+	}
+}
+
+// TestRefusedRequests: requests that never reach the apply loop (after
+// Close, or refused by the journal) fail without a sequence number and
+// leave the state untouched.
+func TestRefusedRequests(t *testing.T) {
+	e, _ := openT(t, engine.Config{Dir: t.TempDir()})
+	submitRange(t, e, 1, 3)
+	big := tally.Encode("a", 1)
+	big = append(big, make([]byte, journal.MaxPayload)...) // too large for a record
+	if res, err := e.Submit(4, big); !errors.Is(err, journal.ErrTooLarge) || res.Seq != 0 {
+		t.Fatalf("oversized: %+v %v", res, err)
+	}
+	submitRange(t, e, 4, 5) // the refusal took no sequence number
+	e.Close()
+	for name, call := range map[string]func() error{
+		"Submit":   func() error { _, err := e.Submit(6, tally.Encode("a", 1)); return err },
+		"Hash":     func() error { _, _, err := e.Hash(); return err },
+		"View":     func() error { return e.View(func(engine.Machine[tally.Event], uint64) {}) },
+		"Snapshot": func() error { _, err := e.Snapshot(); return err },
+	} {
+		if err := call(); !errors.Is(err, engine.ErrClosed) {
+			t.Errorf("%s after Close: %v", name, err)
+		}
 	}
 }

@@ -128,12 +128,8 @@ func Open(dir string, opts Options) (*Journal, Recovery, error) {
 	var rec Recovery
 	if len(segs) == 0 {
 		segs = []uint64{1}
-		f, err := os.OpenFile(segmentPath(dir, 1), os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+		f, err := createSegment(dir, 1)
 		if err != nil {
-			return nil, rec, err
-		}
-		if err := syncDir(dir); err != nil {
-			f.Close()
 			return nil, rec, err
 		}
 		j.f, j.next = f, 1
@@ -342,12 +338,8 @@ func (j *Journal) write(c *Commit) error {
 
 // rotate starts a new segment whose first record will be seq first.
 func (j *Journal) rotate(first uint64) error {
-	f, err := os.OpenFile(segmentPath(j.dir, first), os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+	f, err := createSegment(j.dir, first)
 	if err != nil {
-		return fmt.Errorf("journal: rotate: %w", err)
-	}
-	if err := syncDir(j.dir); err != nil {
-		f.Close()
 		return fmt.Errorf("journal: rotate: %w", err)
 	}
 	old := j.f

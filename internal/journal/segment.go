@@ -42,6 +42,20 @@ func listSegments(dir string) ([]uint64, error) {
 	return out, nil
 }
 
+// createSegment creates the empty segment starting at first and fsyncs dir,
+// so the new file survives a crash before its first record is written.
+func createSegment(dir string, first uint64) (*os.File, error) {
+	f, err := os.OpenFile(segmentPath(dir, first), os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	if err := syncDir(dir); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}
+
 // syncDir fsyncs a directory so that creates, renames and removes in it are
 // durable.
 func syncDir(dir string) error {

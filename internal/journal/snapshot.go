@@ -109,6 +109,12 @@ func Snapshots(dir string) ([]uint64, error) {
 	if err != nil {
 		return nil, err
 	}
+	return snapshotSeqs(ents), nil
+}
+
+// snapshotSeqs picks the snapshot files out of a directory listing and
+// returns their sequence numbers, ascending.
+func snapshotSeqs(ents []os.DirEntry) []uint64 {
 	var out []uint64
 	for _, e := range ents {
 		name := e.Name()
@@ -121,7 +127,7 @@ func Snapshots(dir string) ([]uint64, error) {
 		}
 	}
 	slices.Sort(out)
-	return out, nil
+	return out
 }
 
 // LoadSnapshot returns the newest valid snapshot whose sequence number is at
@@ -166,12 +172,10 @@ func CleanSnapshots(dir string, maxSeq uint64) ([]uint64, error) {
 			os.Remove(filepath.Join(dir, e.Name()))
 		}
 	}
-	seqs, err := Snapshots(dir)
-	if err != nil {
-		return nil, err
-	}
+	// A .snap.tmp name does not end in .snap, so the listing's snapshots
+	// are the same after the removals above.
 	var orphans []uint64
-	for _, s := range seqs {
+	for _, s := range snapshotSeqs(ents) {
 		if s <= maxSeq {
 			continue
 		}

@@ -41,7 +41,6 @@ var ErrUnknownBook = errors.New("matching: unknown book")
 // books[i] has id ids[i]; nothing iterates a map.
 type Machine struct {
 	ids     []uint32
-	cfgs    []book.Config
 	books   []*book.Book
 	cmd     book.Command
 	scratch []book.Event
@@ -58,7 +57,6 @@ func New(markets []Market) *Machine {
 			panic(fmt.Sprintf("matching: duplicate book %d", mk.ID))
 		}
 		m.ids = append(m.ids, mk.ID)
-		m.cfgs = append(m.cfgs, mk.Config)
 		m.books = append(m.books, book.New(mk.Config))
 	}
 	return m
@@ -141,7 +139,7 @@ func (m *Machine) Restore(r io.Reader) error {
 			return fmt.Errorf("matching: snapshot book %d: bad length", m.ids[i])
 		}
 		data = data[k:]
-		if books[i], err = book.Restore(m.cfgs[i], data[:n]); err != nil {
+		if books[i], err = book.Restore(m.books[i].Config(), data[:n]); err != nil {
 			return fmt.Errorf("matching: snapshot book %d: %w", m.ids[i], err)
 		}
 		data = data[n:]

@@ -176,3 +176,48 @@ func FuzzRestore(f *testing.F) {
 		}
 	})
 }
+
+// TestUnroutable covers the payloads the machine cannot route: Validate
+// refuses them before the journal, and Apply (should one get through)
+// still answers with one deterministic rejection.
+func TestUnroutable(t *testing.T) {
+	enc := func(c book.Command) []byte {
+		b, err := c.MarshalBinary()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return b
+	}
+	add := book.Command{Op: book.OpAdd, OID: 7, Side: book.Buy, TIF: book.GTC, Price: 100, Qty: 1}
+	unknown := add
+	unknown.Book = 99
+	for _, tc := range []struct {
+		name    string
+		payload []byte
+		refuse  error // what Validate returns (nil: any error)
+		want    matching.Event
+	}{
+		{"malformed", []byte{1, 2, 3}, nil, matching.Event{Malformed: true, Event: book.Event{Kind: book.EvRejected}}},
+		{"unknown book", enc(unknown), matching.ErrUnknownBook, matching.Event{Book: 99, UnknownBook: true, Event: book.Event{Kind: book.EvRejected, OID: 7}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := matching.New(markets(2))
+			err := m.Validate(tc.payload)
+			if err == nil || (tc.refuse != nil && err != tc.refuse) {
+				t.Fatalf("Validate: %v, want %v", err, tc.refuse)
+			}
+			got := m.Apply(1, 1, tc.payload, nil)
+			if len(got) != 1 || got[0] != tc.want {
+				t.Fatalf("Apply: %+v, want %+v", got, tc.want)
+			}
+		})
+	}
+	// The same add to a book the machine runs is accepted and routed.
+	m := matching.New(markets(2))
+	if err := m.Validate(enc(add)); err != nil {
+		t.Fatal(err)
+	}
+	if got := m.Apply(1, 1, enc(add), nil); len(got) == 0 || got[0].Book != 0 || got[0].Malformed || got[0].UnknownBook || got[0].Kind != book.EvAccepted {
+		t.Fatalf("routed add: %+v", got)
+	}
+}
