@@ -22,18 +22,6 @@ func (s *Server) tradeRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("DELETE /v1/trade/orders/all", s.trade("cancelAll"))
 }
 
-type orderArg struct {
-	IID uint32          `json:"iid"`
-	Buy bool            `json:"buy"`
-	P   *string         `json:"p"`
-	Qty string          `json:"qty"`
-	TIF *string         `json:"tif"`
-	PO  bool            `json:"po"`
-	RO  bool            `json:"ro"`
-	C   *string         `json:"c"`
-	TR  json.RawMessage `json:"tr"`
-}
-
 type modifyArg struct {
 	OID  uint64 `json:"oid"`
 	COID string `json:"coid"`
@@ -113,17 +101,9 @@ func (s *Server) execTrade(opType string, req *perpsauth.Request) result {
 	actions, n := 0, 0
 	switch opType {
 	case "createOrders":
-		rows, ok := v.Op.OrderArgs()
-		if !ok { // an unusual spelling: encoding/json decodes it and words any error
-			var args []orderArg
-			if err := v.Op.DecodeArgs(&args); err != nil {
-				return fail(400, "invalid request: "+err.Error())
-			}
-			rows = make([]perpsauth.OrderArg, len(args))
-			for i, a := range args {
-				rows[i] = perpsauth.OrderArg{IID: a.IID, Buy: a.Buy, P: a.P, Qty: a.Qty, TIF: a.TIF, PO: a.PO, RO: a.RO,
-					C: a.C, TR: len(a.TR) > 0 && string(a.TR) != "null"}
-			}
+		rows, err := v.Op.DecodeOrderArgs()
+		if err != nil {
+			return fail(400, "invalid request: "+err.Error())
 		}
 		if len(rows) == 0 {
 			return fail(400, "no orders provided")
