@@ -22,13 +22,6 @@ func (s *Server) tradeRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("DELETE /v1/trade/orders/all", s.trade("cancelAll"))
 }
 
-type modifyArg struct {
-	OID  uint64 `json:"oid"`
-	COID string `json:"coid"`
-	P    string `json:"p"`
-	Qty  string `json:"qty"`
-}
-
 // result is the answer to one trading op, for REST or the WebSocket.
 type result struct {
 	code  int
