@@ -2,7 +2,6 @@ package perpshttp
 
 import (
 	"encoding/json"
-	"errors"
 	"net/http"
 	"time"
 
@@ -75,13 +74,7 @@ func (s *Server) execTrade(opType string, req *perpsauth.Request) result {
 	batch := opType != "cancelAll"
 	v, err := s.ver.VerifyOp(req, opType, s.now(), s.resolve)
 	if err != nil {
-		code, msg := 400, err.Error()
-		switch {
-		case errors.Is(err, perpsauth.ErrReplayed):
-			code, msg = 422, perpsauth.ErrReplayed.Error()
-		case errors.Is(err, perpsauth.ErrReplayFull):
-			code, msg = 503, "service_unavailable"
-		}
+		code, msg := verifyStatus(err)
 		return errResult(batch, code, msg)
 	}
 	c := &perps.Command{Kind: opType, Account: v.Account.Hex()}
