@@ -119,17 +119,27 @@ func (s *Server) headerAuth(r *http.Request) (string, bool) {
 	return p.Account, true
 }
 
-func (s *Server) createProxy(w http.ResponseWriter, r *http.Request) {
+// signedRequest charges one IP request and parses the signed envelope of a
+// single-item route; it reports false having answered.
+func (s *Server) signedRequest(w http.ResponseWriter, r *http.Request) (*perpsauth.Request, bool) {
 	if !s.chargeIP(w, r, 1, false) {
-		return
+		return nil, false
 	}
 	body, ok := readBody(w, r)
 	if !ok {
-		return
+		return nil, false
 	}
 	req, err := perpsauth.ParseRequest(body)
 	if err != nil {
 		writeErr(w, 400, err.Error())
+		return nil, false
+	}
+	return req, true
+}
+
+func (s *Server) createProxy(w http.ResponseWriter, r *http.Request) {
+	req, ok := s.signedRequest(w, r)
+	if !ok {
 		return
 	}
 	cp, err := s.ver.VerifyCreateProxy(req, s.now())
@@ -157,16 +167,8 @@ func (s *Server) createProxy(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) deleteProxy(w http.ResponseWriter, r *http.Request) {
-	if !s.chargeIP(w, r, 1, false) {
-		return
-	}
-	body, ok := readBody(w, r)
+	req, ok := s.signedRequest(w, r)
 	if !ok {
-		return
-	}
-	req, err := perpsauth.ParseRequest(body)
-	if err != nil {
-		writeErr(w, 400, err.Error())
 		return
 	}
 	v, err := s.ver.VerifyOp(req, "deleteProxy", s.now(), perpsauth.Self)
