@@ -28,11 +28,7 @@ func TestCancelByCOIDWaitsForARacingCreate(t *testing.T) {
 
 	go func() { done <- a.cancelCOID(other) }()
 	e.waitDue(t)
-	select {
-	case it := <-done:
-		t.Fatalf("answered before the window ended: %+v", it)
-	default:
-	}
+	notAnswered(t, done, "answered before the window ended")
 	e.advance(100 * time.Millisecond)
 	if it := <-done; len(it) != 1 || it[0].Error != "order_unknown" {
 		t.Fatalf("unknown coid after the window: %+v", it)
