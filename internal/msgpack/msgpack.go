@@ -24,19 +24,20 @@ func AppendArrayHeader(b []byte, n int) []byte {
 }
 
 // AppendString appends s as a msgpack str (never bin), byte for byte.
-func AppendString(b []byte, s string) []byte {
-	n := len(s)
+func AppendString(b []byte, s string) []byte { return append(appendStrHeader(b, len(s)), s...) }
+
+// appendStrHeader appends the header of a str of n bytes.
+func appendStrHeader(b []byte, n int) []byte {
 	switch {
 	case n < 32:
-		b = append(b, 0xa0|byte(n))
+		return append(b, 0xa0|byte(n))
 	case n <= math.MaxUint8:
-		b = append(b, 0xd9, byte(n))
+		return append(b, 0xd9, byte(n))
 	case n <= math.MaxUint16:
-		b = append(b, 0xda, byte(n>>8), byte(n))
+		return append(b, 0xda, byte(n>>8), byte(n))
 	default:
-		b = append(b, 0xdb, byte(n>>24), byte(n>>16), byte(n>>8), byte(n))
+		return append(b, 0xdb, byte(n>>24), byte(n>>16), byte(n>>8), byte(n))
 	}
-	return append(b, s...)
 }
 
 // AppendUint appends v in the smallest unsigned form.
@@ -133,17 +134,4 @@ func Append(b []byte, v any) ([]byte, error) {
 }
 
 // AppendStringBytes is AppendString for a byte slice (no copy to a string).
-func AppendStringBytes(b []byte, s []byte) []byte {
-	n := len(s)
-	switch {
-	case n < 32:
-		b = append(b, 0xa0|byte(n))
-	case n <= math.MaxUint8:
-		b = append(b, 0xd9, byte(n))
-	case n <= math.MaxUint16:
-		b = append(b, 0xda, byte(n>>8), byte(n))
-	default:
-		b = append(b, 0xdb, byte(n>>24), byte(n>>16), byte(n>>8), byte(n))
-	}
-	return append(b, s...)
-}
+func AppendStringBytes(b []byte, s []byte) []byte { return append(appendStrHeader(b, len(s)), s...) }

@@ -303,3 +303,14 @@ func BenchmarkAppendOrder(b *testing.B) {
 		buf, _ = Append(buf[:0], op)
 	}
 }
+
+// TestAppendStringBytesMatchesString: the []byte form writes the same header
+// and bytes as AppendString at every header size.
+func TestAppendStringBytesMatchesString(t *testing.T) {
+	for _, n := range []int{0, 31, 32, 255, 256, 65535, 65536} {
+		s := strings.Repeat("a", n)
+		if got, want := AppendStringBytes([]byte{1}, []byte(s)), AppendString([]byte{1}, s); !bytes.Equal(got, want) {
+			t.Errorf("len %d: % x…, want % x…", n, got[:min(len(got), 6)], want[:min(len(want), 6)])
+		}
+	}
+}

@@ -76,11 +76,10 @@ func (m *Machine) NextDue() int64 {
 			d = o.Due
 		}
 	}
-	if pm := m.dueMod(); pm != nil && (d == 0 || pm.Due < d) {
-		d = pm.Due
-	}
-	if c := m.nextCOIDDue(); c > 0 && (d == 0 || c < d) {
-		d = c
+	for _, c := range [2]int64{m.mods.nextDue(), m.ccs.nextDue()} {
+		if c > 0 && (d == 0 || c < d) {
+			d = c
+		}
 	}
 	return d
 }
@@ -88,7 +87,7 @@ func (m *Machine) NextDue() int64 {
 // processDue completes every in-flight step due at ts. Cancels waiting for
 // a racing create end first: a create applied at their due time is too late.
 func (m *Machine) processDue(ts int64, ev *Event) {
-	if len(m.ccs) > 0 {
+	if len(m.ccs.pend) > 0 {
 		m.dueCOIDWaits(ts)
 	}
 	for {
@@ -102,15 +101,15 @@ func (m *Machine) processDue(ts int64, ev *Event) {
 				best = i
 			}
 		}
-		pm := m.dueMod()
-		if pm != nil && pm.Due > ts {
-			pm = nil
+		mi := m.mods.first()
+		if mi >= 0 && m.mods.pend[mi].Due > ts {
+			mi = -1
 		}
 		switch {
-		case best < 0 && pm == nil:
+		case best < 0 && mi < 0:
 			return
-		case best < 0 || pm != nil && pm.Due < m.orders[m.pend[best]].Due:
-			m.applyPending(pm, ts, ev)
+		case best < 0 || mi >= 0 && m.mods.pend[mi].Due < m.orders[m.pend[best]].Due:
+			m.applyPending(mi, ts, ev)
 			continue
 		}
 		o := m.orders[m.pend[best]]

@@ -57,16 +57,12 @@ type Machine struct {
 	nextDep  uint64
 	lastTS   int64
 
-	cur      uint32 // instrument of the book command being applied (for ReduceOnlyLimit)
-	bev      []book.Event
-	touched  []*Order
-	pend     []uint64      // in-flight order ids (Due > 0)
-	mods     []*PendingMod // pending modifies, id order (pendmod.go)
-	modsDone []*PendingMod // recently applied modifies, apply order, bounded
-	nextMod  uint64
-	ccs      []*COIDWait // cancels-by-coid waiting for a create, id order (coidwait.go)
-	ccsDone  []*COIDWait // recently resolved ones, resolution order, bounded
-	nextCC   uint64
+	cur     uint32 // instrument of the book command being applied (for ReduceOnlyLimit)
+	bev     []book.Event
+	touched []*Order
+	pend    []uint64           // in-flight order ids (Due > 0)
+	mods    steps[*PendingMod] // pending modifies (pendmod.go)
+	ccs     steps[*COIDWait]   // cancels-by-coid waiting for a create (coidwait.go)
 }
 
 // New returns an empty exchange.
@@ -105,8 +101,8 @@ func (m *Machine) reset() {
 	m.pend = nil
 	m.fl = m.initialFlight()
 	m.mode, m.modeRetry = "", 0
-	m.mods, m.modsDone, m.nextMod = nil, nil, 1
-	m.ccs, m.ccsDone, m.nextCC = nil, nil, 1
+	m.mods = steps[*PendingMod]{next: 1}
+	m.ccs = steps[*COIDWait]{next: 1}
 }
 
 // Apply executes one command (engine.Machine). ts is Unix ms; it is made

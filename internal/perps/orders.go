@@ -83,7 +83,7 @@ func (m *Machine) createOrders(c *Command, ts int64, ev *Event) {
 		}
 		ack := m.place(a, r, ts, ev)
 		ev.Acks = append(ev.Acks, ack)
-		if ack.Status == "ok" && ack.COID != "" && len(m.ccs) > 0 {
+		if ack.Status == "ok" && ack.COID != "" && len(m.ccs.pend) > 0 {
 			m.coidCreated(a, ack.COID, ts, ev)
 		}
 	}

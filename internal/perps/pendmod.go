@@ -8,56 +8,26 @@ package perps
 // the submitter (ModifyOutcome): the HTTP/WS answer is that final outcome.
 //
 // Invariant: Order.ModPend is the id of the order's pending modify (0: none);
-// m.mods holds exactly the pending modifies (id order), m.modsDone the most
-// recent applied ones in the order they applied (bounded, so a waiter can
-// still read its outcome).
+// m.mods holds the pending and recently applied modifies (steps.go).
 
 // PendingMod is one modify awaiting its window.
 type PendingMod struct {
-	ID    uint64      `json:"id"`
-	OID   uint64      `json:"oid"`
-	Req   ModifyReq   `json:"req"` // as sent (its oid/coid label the result)
-	Ticks int64       `json:"p"`
-	Lots  int64       `json:"q"`
-	Due   int64       `json:"due"`           // 0 once applied
-	Out   *ItemResult `json:"out,omitempty"` // the outcome once applied
+	Step
+	OID   uint64    `json:"oid"`
+	Req   ModifyReq `json:"req"` // as sent (its oid/coid label the result)
+	Ticks int64     `json:"p"`
+	Lots  int64     `json:"q"`
 }
-
-// keptMods bounds the applied modifies kept for their waiters.
-const keptMods = 1024
 
 func (m *Machine) pendModify(o *Order, r *ModifyReq, ticks, lots, ts int64) ItemResult {
-	pm := &PendingMod{ID: m.nextMod, OID: o.OID, Req: *r, Ticks: ticks, Lots: lots, Due: ts + m.fl.ModifyMs}
-	m.nextMod++
-	m.mods = append(m.mods, pm)
-	o.ModPend = pm.ID
-	return ItemResult{Status: StatusHeld, OID: r.OID, COID: r.COID, Due: pm.Due, Mod: pm.ID}
+	st := m.mods.add(&PendingMod{OID: o.OID, Req: *r, Ticks: ticks, Lots: lots}, ts+m.fl.ModifyMs)
+	o.ModPend = st.ID
+	return ItemResult{Status: StatusHeld, OID: r.OID, COID: r.COID, Due: st.Due, Mod: st.ID}
 }
 
-// dueMod is the pending modify that is due first (then lowest id), or nil.
-func (m *Machine) dueMod() *PendingMod {
-	var best *PendingMod
-	for _, pm := range m.mods {
-		if best == nil || pm.Due < best.Due {
-			best = pm
-		}
-	}
-	return best
-}
-
-// applyPending applies a due pending modify.
-func (m *Machine) applyPending(pm *PendingMod, ts int64, ev *Event) {
-	for i, p := range m.mods {
-		if p == pm {
-			m.mods = append(m.mods[:i], m.mods[i+1:]...)
-			break
-		}
-	}
-	m.modsDone = append(m.modsDone, pm)
-	if len(m.modsDone) > 2*keptMods {
-		m.modsDone = append([]*PendingMod(nil), m.modsDone[len(m.modsDone)-keptMods:]...)
-	}
-	pm.Due = 0
+// applyPending applies the pending modify m.mods.pend[i], which is due.
+func (m *Machine) applyPending(i int, ts int64, ev *Event) {
+	pm := m.mods.take(i)
 	o := m.orders[pm.OID]
 	var out ItemResult
 	if o == nil { // ended and dropped from the history meanwhile
@@ -66,18 +36,8 @@ func (m *Machine) applyPending(pm *PendingMod, ts int64, ev *Event) {
 		o.ModPend = 0
 		out = m.applyModify(o, &pm.Req, pm.Ticks, pm.Lots, ts, ev)
 	}
-	pm.Out = &out
+	m.mods.resolve(pm, out)
 }
 
 // ModifyOutcome is the final result of pending modify id, once applied.
-func (m *Machine) ModifyOutcome(id uint64) (ItemResult, bool) {
-	for i := len(m.modsDone) - 1; i >= 0; i-- { // newest first: waiters read right after the apply
-		if pm := m.modsDone[i]; pm.ID == id {
-			if pm.Out == nil {
-				return ItemResult{}, false
-			}
-			return *pm.Out, true
-		}
-	}
-	return ItemResult{}, false
-}
+func (m *Machine) ModifyOutcome(id uint64) (ItemResult, bool) { return m.mods.outcome(id) }

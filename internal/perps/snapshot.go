@@ -37,13 +37,13 @@ type state struct {
 
 func (m *Machine) encode() []byte {
 	s := state{NextOID: m.nextOID, NextTID: m.nextTID, NextAcct: m.nextAcct, NextDep: m.nextDep, LastTS: m.lastTS,
-		Flight: m.fl, Mode: m.mode, ModeRetry: m.modeRetry, Mods: m.mods,
-		ModsDone: m.modsDone, CCs: m.ccs, CCsDone: m.ccsDone}
-	if m.nextMod > 1 {
-		s.NextMod = m.nextMod
+		Flight: m.fl, Mode: m.mode, ModeRetry: m.modeRetry, Mods: m.mods.pend,
+		ModsDone: m.mods.done, CCs: m.ccs.pend, CCsDone: m.ccs.done}
+	if m.mods.next > 1 {
+		s.NextMod = m.mods.next
 	}
-	if m.nextCC > 1 {
-		s.NextCC = m.nextCC
+	if m.ccs.next > 1 {
+		s.NextCC = m.ccs.next
 	}
 	for _, id := range m.instIDs {
 		in := m.inst[id]
@@ -115,13 +115,14 @@ func (m *Machine) Restore(r io.Reader) error {
 		}
 	}
 	m.nextOID, m.nextTID, m.nextAcct, m.nextDep, m.lastTS = s.NextOID, s.NextTID, s.NextAcct, s.NextDep, s.LastTS
-	m.fl, m.mode, m.modeRetry, m.mods, m.modsDone = s.Flight, s.Mode, s.ModeRetry, s.Mods, s.ModsDone
+	m.fl, m.mode, m.modeRetry = s.Flight, s.Mode, s.ModeRetry
+	m.mods.pend, m.mods.done = s.Mods, s.ModsDone
 	if s.NextMod > 0 {
-		m.nextMod = s.NextMod
+		m.mods.next = s.NextMod
 	}
-	m.ccs, m.ccsDone = s.CCs, s.CCsDone
+	m.ccs.pend, m.ccs.done = s.CCs, s.CCsDone
 	if s.NextCC > 0 {
-		m.nextCC = s.NextCC
+		m.ccs.next = s.NextCC
 	}
 	return nil
 }

@@ -1,6 +1,9 @@
 package perpsauth
 
-import "math"
+import (
+	"encoding/json"
+	"math"
+)
 
 // OrderArg is one createOrders item as signed (perps.md §3.3). Pointers are
 // nil when the key is absent.
@@ -15,12 +18,47 @@ type OrderArg struct {
 	TR     bool // a trigger object was sent
 }
 
+// DecodeOrderArgs decodes createOrders args: OrderArgs for the common
+// spelling, else encoding/json (DecodeArgs), which owns every error text.
+func (o Op) DecodeOrderArgs() ([]OrderArg, error) {
+	if rows, ok := o.OrderArgs(); ok {
+		return rows, nil
+	}
+	return o.orderArgsJSON()
+}
+
+// orderArg is OrderArg as encoding/json decodes it. Its name appears in
+// json's type-error texts ("Go struct field orderArg.buy").
+type orderArg struct {
+	IID uint32          `json:"iid"`
+	Buy bool            `json:"buy"`
+	P   *string         `json:"p"`
+	Qty string          `json:"qty"`
+	TIF *string         `json:"tif"`
+	PO  bool            `json:"po"`
+	RO  bool            `json:"ro"`
+	C   *string         `json:"c"`
+	TR  json.RawMessage `json:"tr"`
+}
+
+// orderArgsJSON is the reference decoding of createOrders args.
+func (o Op) orderArgsJSON() ([]OrderArg, error) {
+	var args []orderArg
+	if err := o.DecodeArgs(&args); err != nil {
+		return nil, err
+	}
+	rows := make([]OrderArg, len(args))
+	for i, a := range args {
+		rows[i] = OrderArg{IID: a.IID, Buy: a.Buy, P: a.P, Qty: a.Qty, TIF: a.TIF, PO: a.PO, RO: a.RO,
+			C: a.C, TR: len(a.TR) > 0 && string(a.TR) != "null"}
+	}
+	return rows, nil
+}
+
 // OrderArgs decodes createOrders args in one scanner pass, for the common
 // spelling: plain strings, no nulls, no escaped keys, iid within uint32.
-// ok is false for anything else; the caller then decodes with DecodeArgs
-// (encoding/json), which stays the reference for unusual spellings and
-// owns every error text. When ok, the rows are what DecodeArgs would give
-// a struct with these fields (FuzzOrderArgsDifferential).
+// ok is false for anything else (DecodeOrderArgs then uses encoding/json).
+// When ok, the rows are what orderArgsJSON gives (FuzzOrderArgsDifferential).
 func (o Op) OrderArgs() (rows []OrderArg, ok bool) {
 	b := o.Args
 	p := scanner{b: b}

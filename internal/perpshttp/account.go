@@ -43,21 +43,25 @@ func readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
 	return b, true
 }
 
-// verifyErr answers a perpsauth error as docs/signing.md says.
-func verifyErr(w http.ResponseWriter, err error, batch bool) {
-	code, msg := 400, err.Error()
+// verifyStatus is the HTTP status and error text of a perpsauth error, as
+// docs/signing.md says.
+func verifyStatus(err error) (int, string) {
 	switch {
 	case errors.Is(err, perpsauth.ErrReplayed):
-		code, msg = 422, perpsauth.ErrReplayed.Error()
+		return 422, perpsauth.ErrReplayed.Error()
 	case errors.Is(err, perpsauth.ErrReplayFull):
-		code, msg = 503, "service_unavailable"
+		return 503, "service_unavailable"
+	}
+	return 400, err.Error()
+}
+
+// verifyErr answers a perpsauth error on a single-item route.
+func verifyErr(w http.ResponseWriter, err error) {
+	code, msg := verifyStatus(err)
+	if code == 503 {
 		w.Header().Set("Retry-After", "1")
 	}
-	if batch {
-		writeErrBatch(w, code, msg)
-	} else {
-		writeErr(w, code, msg)
-	}
+	writeErr(w, code, msg)
 }
 
 func (s *Server) accountRoutes(mux *http.ServeMux) {
@@ -115,22 +119,32 @@ func (s *Server) headerAuth(r *http.Request) (string, bool) {
 	return p.Account, true
 }
 
-func (s *Server) createProxy(w http.ResponseWriter, r *http.Request) {
+// signedRequest charges one IP request and parses the signed envelope of a
+// single-item route; it reports false having answered.
+func (s *Server) signedRequest(w http.ResponseWriter, r *http.Request) (*perpsauth.Request, bool) {
 	if !s.chargeIP(w, r, 1, false) {
-		return
+		return nil, false
 	}
 	body, ok := readBody(w, r)
 	if !ok {
-		return
+		return nil, false
 	}
 	req, err := perpsauth.ParseRequest(body)
 	if err != nil {
 		writeErr(w, 400, err.Error())
+		return nil, false
+	}
+	return req, true
+}
+
+func (s *Server) createProxy(w http.ResponseWriter, r *http.Request) {
+	req, ok := s.signedRequest(w, r)
+	if !ok {
 		return
 	}
 	cp, err := s.ver.VerifyCreateProxy(req, s.now())
 	if err != nil {
-		verifyErr(w, err, false)
+		verifyErr(w, err)
 		return
 	}
 	secret, hash := perpsauth.NewProxySecret()
@@ -153,21 +167,13 @@ func (s *Server) createProxy(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) deleteProxy(w http.ResponseWriter, r *http.Request) {
-	if !s.chargeIP(w, r, 1, false) {
-		return
-	}
-	body, ok := readBody(w, r)
+	req, ok := s.signedRequest(w, r)
 	if !ok {
-		return
-	}
-	req, err := perpsauth.ParseRequest(body)
-	if err != nil {
-		writeErr(w, 400, err.Error())
 		return
 	}
 	v, err := s.ver.VerifyOp(req, "deleteProxy", s.now(), perpsauth.Self)
 	if err != nil {
-		verifyErr(w, err, false)
+		verifyErr(w, err)
 		return
 	}
 	var args struct {

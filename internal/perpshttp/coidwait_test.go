@@ -28,13 +28,31 @@ func TestCancelByCOIDWaitsForARacingCreate(t *testing.T) {
 
 	go func() { done <- a.cancelCOID(other) }()
 	e.waitDue(t)
-	select {
-	case it := <-done:
-		t.Fatalf("answered before the window ended: %+v", it)
-	default:
-	}
+	notAnswered(t, done, "answered before the window ended")
 	e.advance(100 * time.Millisecond)
 	if it := <-done; len(it) != 1 || it[0].Error != "order_unknown" {
 		t.Fatalf("unknown coid after the window: %+v", it)
+	}
+}
+
+// TestCancelByCOIDThenHeld: a cancel-by-coid whose racing create lands with
+// its accept in flight becomes a held cancel of the new order, and its
+// answer is that held cancel's outcome once the accept completes.
+func TestCancelByCOIDThenHeld(t *testing.T) {
+	const coid = "00000000000000000000000000000c03"
+	e := newEnv(t, Options{COIDWait: 100 * time.Millisecond, AcceptDelay: 50 * time.Millisecond})
+	e.instrument()
+	a := e.trader(1, "100000")
+
+	done := make(chan []item, 1)
+	go func() { done <- a.cancelCOID(coid) }()
+	e.waitDue(t)
+	oid := a.placeOK(ord{iid: 1, buy: true, p: "100", qty: "1", c: coid})
+	e.advance(50 * time.Millisecond) // the accept completes
+	if it := <-done; len(it) != 1 || it[0].Status != "ok" || it[0].OID != oid {
+		t.Fatalf("cancel held behind the accept: %+v", it)
+	}
+	if o := a.order(oid); o.Status != "cancelled" {
+		t.Errorf("order after the held cancel: %+v", o)
 	}
 }

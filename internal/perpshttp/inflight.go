@@ -38,24 +38,17 @@ func (s *Server) pump(stop <-chan struct{}) {
 	}
 }
 
-// awaitCOIDCancel waits for the outcome of a cancel-by-coid waiting for its
-// order's create: it ends as soon as the create is applied, or at due (a
-// KTick then ends it order_unknown).
-func (s *Server) awaitCOIDCancel(id uint64, due int64) (perps.ItemResult, bool) {
-	for {
-		var out perps.ItemResult
-		ok := false
-		if s.view(func(m *perps.Machine) { out, ok = m.COIDCancelOutcome(id) }) != nil {
-			return out, false
-		}
-		if ok {
-			return out, true
-		}
-		if s.now().UnixMilli() >= due {
-			if _, err := s.submit(&perps.Command{Kind: perps.KTick}); err != nil {
-				return out, false
-			}
-			continue
+// awaitStep reads the outcome of a held step due at due: it waits until
+// then, submits a KTick so the step has completed and reads the outcome.
+// early also polls before due: a cancel-by-coid ends as soon as its create
+// is applied. It reports false if the engine stopped meanwhile.
+func (s *Server) awaitStep(due int64, early bool, read func(*perps.Machine) (perps.ItemResult, bool)) (perps.ItemResult, bool) {
+	var out perps.ItemResult
+	ok := false
+	get := func() bool { return s.view(func(m *perps.Machine) { out, ok = read(m) }) == nil }
+	for s.now().UnixMilli() < due {
+		if early && (!get() || ok) {
+			return out, ok
 		}
 		select {
 		case <-s.stop:
@@ -63,52 +56,44 @@ func (s *Server) awaitCOIDCancel(id uint64, due int64) (perps.ItemResult, bool) 
 		case <-time.After(inflightPoll):
 		}
 	}
+	if _, err := s.submit(&perps.Command{Kind: perps.KTick}); err != nil || !get() {
+		return out, false
+	}
+	return out, ok
 }
 
-// resolveHeld replaces every held-cancel or pending-modify item by its final
-// outcome: it waits until the step is due, makes sure it completed (a KTick)
-// and reads the result. It reports false if the engine stopped meanwhile.
+// resolveHeld replaces every held-cancel, pending-modify or waiting
+// cancel-by-coid item by its final outcome. It reports false if the engine
+// stopped meanwhile.
 func (s *Server) resolveHeld(items []perps.ItemResult) bool {
 	for i := 0; i < len(items); i++ {
 		it := &items[i]
 		if it.Status != perps.StatusHeld {
 			continue
 		}
-		if it.CC != 0 { // a cancel-by-coid waiting for its create
-			out, ok := s.awaitCOIDCancel(it.CC, it.Due)
-			if !ok {
-				return false
+		var read func(*perps.Machine) (perps.ItemResult, bool)
+		switch held := *it; {
+		case held.CC != 0: // a cancel-by-coid waiting for its create
+			read = func(m *perps.Machine) (perps.ItemResult, bool) { return m.COIDCancelOutcome(held.CC) }
+		case held.Mod != 0: // a pending modify
+			read = func(m *perps.Machine) (perps.ItemResult, bool) { return m.ModifyOutcome(held.Mod) }
+		default: // a held cancel
+			read = func(m *perps.Machine) (perps.ItemResult, bool) {
+				out := m.HeldOutcome(held.OID)
+				r := perps.ItemResult{Status: "ok", OID: held.OID, COID: held.COID}
+				if out != "ok" {
+					r.Status, r.Error = "err", out
+				}
+				return r, out != ""
 			}
-			*it = out
-			i-- // a held cancel of the new order is resolved next
-			continue
 		}
-		for s.now().UnixMilli() < it.Due {
-			select {
-			case <-s.stop:
-				return false
-			case <-time.After(inflightPoll):
-			}
-		}
-		if _, err := s.submit(&perps.Command{Kind: perps.KTick}); err != nil {
+		out, ok := s.awaitStep(it.Due, it.CC != 0, read)
+		if !ok {
 			return false
 		}
-		if it.Mod != 0 { // a pending modify
-			var out perps.ItemResult
-			ok := false
-			if s.view(func(m *perps.Machine) { out, ok = m.ModifyOutcome(it.Mod) }) != nil || !ok {
-				return false
-			}
-			*it = out
-			continue
-		}
-		var out string
-		if s.view(func(m *perps.Machine) { out = m.HeldOutcome(it.OID) }) != nil || out == "" {
-			return false
-		}
-		it.Status, it.Due = "ok", 0
-		if out != "ok" {
-			it.Status, it.Error = "err", out
+		*it = out
+		if it.Status == perps.StatusHeld {
+			i-- // a cancel-by-coid that became a held cancel of the new order: resolved next
 		}
 	}
 	return true

@@ -39,11 +39,7 @@ func TestHeldCancelOverHTTP(t *testing.T) {
 	if it := a.cancel(oid); it[0].Error != "order_not_pending_engine" {
 		t.Errorf("second cancel: %+v", it)
 	}
-	select {
-	case it := <-done:
-		t.Fatalf("held cancel answered before the accept completed: %+v", it)
-	default:
-	}
+	notAnswered(t, done, "held cancel answered before the accept completed")
 	e.advance(20 * time.Millisecond)
 	if it := <-done; len(it) != 1 || it[0].Status != "ok" || it[0].OID != oid {
 		t.Errorf("held cancel outcome: %+v", it)
@@ -64,12 +60,5 @@ func TestAcceptDelayPump(t *testing.T) {
 		t.Errorf("cancel with held cancels disabled: %+v", it)
 	}
 	e.advance(20 * time.Millisecond)
-	for range 10000 {
-		var bk struct{ Bids [][2]string }
-		if e.get("/v1/info/book?instrument_id=1&depth=10", &bk); len(bk.Bids) == 1 {
-			return
-		}
-		time.Sleep(time.Millisecond)
-	}
-	t.Fatal("the order never entered the book")
+	e.waitBids(t, 1)
 }

@@ -66,6 +66,37 @@ func (e *env) waitDue(t *testing.T) {
 	t.Fatal("no in-flight step")
 }
 
+// bids is instrument 1's bid levels.
+func (e *env) bids() [][2]string {
+	var bk struct{ Bids [][2]string }
+	e.get("/v1/info/book?instrument_id=1&depth=10", &bk)
+	return bk.Bids
+}
+
+// waitBids waits until instrument 1 has n bid levels (the pump completing
+// a due step) and returns them.
+func (e *env) waitBids(t *testing.T, n int) [][2]string {
+	t.Helper()
+	for range 10000 {
+		if b := e.bids(); len(b) == n {
+			return b
+		}
+		time.Sleep(time.Millisecond)
+	}
+	t.Fatal("the order never entered the book")
+	return nil
+}
+
+// notAnswered fails if a held request has already been answered.
+func notAnswered(t *testing.T, done <-chan []item, what string) {
+	t.Helper()
+	select {
+	case it := <-done:
+		t.Fatalf("%s: %+v", what, it)
+	default:
+	}
+}
+
 // TestCancelOnlyMode: new orders 503 cancel_only_mode (REST and WebSocket),
 // cancels keep working, a cancel racing an accept is order_in_flight,
 // modifies are refused, the flag is on /v1/info/exchange, and the mode is
@@ -205,17 +236,9 @@ func TestAwaitingRiskChecks(t *testing.T) {
 		t.Errorf("modify while awaiting risk checks: %+v", it)
 	}
 	e.advance(20 * time.Millisecond)
-	for range 10000 {
-		var bk struct{ Bids [][2]string }
-		if e.get("/v1/info/book?instrument_id=1&depth=10", &bk); len(bk.Bids) == 1 {
-			if bk.Bids[0][0] != "99" {
-				t.Errorf("book %v", bk.Bids)
-			}
-			return
-		}
-		time.Sleep(time.Millisecond)
+	if b := e.waitBids(t, 1); b[0][0] != "99" {
+		t.Errorf("book %v", b)
 	}
-	t.Fatal("the order never entered the book")
 }
 
 // TestModifyAlreadyPending: with a modify delay a modify's answer is its
@@ -232,11 +255,7 @@ func TestModifyAlreadyPending(t *testing.T) {
 	if it := a.modify(mod{oid: oid, p: "98", qty: "1"}); it[0].Error != "modify_already_pending" {
 		t.Errorf("second modify: %+v", it)
 	}
-	select {
-	case it := <-done:
-		t.Fatalf("answered before the window ended: %+v", it)
-	default:
-	}
+	notAnswered(t, done, "answered before the window ended")
 	e.advance(20 * time.Millisecond)
 	it := <-done
 	var w struct{ P, Qty string }
@@ -256,11 +275,7 @@ func TestFlightJournaledAcrossRestart(t *testing.T) {
 	e.instrument()
 	a := e.trader(1, "100000")
 	oid := a.placeOK(ord{iid: 1, buy: true, p: "100", qty: "1"})
-	bids := func() int {
-		var bk struct{ Bids [][2]string }
-		e.get("/v1/info/book?instrument_id=1&depth=10", &bk)
-		return len(bk.Bids)
-	}
+	bids := func() int { return len(e.bids()) }
 	e.opt.AcceptDelay, e.opt.NoHeldCancels = 0, false
 	e.restart()
 	// Replayed under the journaled 20 ms window: still in flight.

@@ -2,7 +2,6 @@ package perpshttp
 
 import (
 	"encoding/json"
-	"errors"
 	"net/http"
 	"time"
 
@@ -20,25 +19,6 @@ func (s *Server) tradeRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("DELETE /v1/trade/orders", s.trade("cancelOrders"))
 	mux.HandleFunc("DELETE /v1/trade/orders-coid", s.trade("cancelOrdersCOID"))
 	mux.HandleFunc("DELETE /v1/trade/orders/all", s.trade("cancelAll"))
-}
-
-type orderArg struct {
-	IID uint32          `json:"iid"`
-	Buy bool            `json:"buy"`
-	P   *string         `json:"p"`
-	Qty string          `json:"qty"`
-	TIF *string         `json:"tif"`
-	PO  bool            `json:"po"`
-	RO  bool            `json:"ro"`
-	C   *string         `json:"c"`
-	TR  json.RawMessage `json:"tr"`
-}
-
-type modifyArg struct {
-	OID  uint64 `json:"oid"`
-	COID string `json:"coid"`
-	P    string `json:"p"`
-	Qty  string `json:"qty"`
 }
 
 // result is the answer to one trading op, for REST or the WebSocket.
@@ -94,13 +74,7 @@ func (s *Server) execTrade(opType string, req *perpsauth.Request) result {
 	batch := opType != "cancelAll"
 	v, err := s.ver.VerifyOp(req, opType, s.now(), s.resolve)
 	if err != nil {
-		code, msg := 400, err.Error()
-		switch {
-		case errors.Is(err, perpsauth.ErrReplayed):
-			code, msg = 422, perpsauth.ErrReplayed.Error()
-		case errors.Is(err, perpsauth.ErrReplayFull):
-			code, msg = 503, "service_unavailable"
-		}
+		code, msg := verifyStatus(err)
 		return errResult(batch, code, msg)
 	}
 	c := &perps.Command{Kind: opType, Account: v.Account.Hex()}
@@ -113,17 +87,9 @@ func (s *Server) execTrade(opType string, req *perpsauth.Request) result {
 	actions, n := 0, 0
 	switch opType {
 	case "createOrders":
-		rows, ok := v.Op.OrderArgs()
-		if !ok { // an unusual spelling: encoding/json decodes it and words any error
-			var args []orderArg
-			if err := v.Op.DecodeArgs(&args); err != nil {
-				return fail(400, "invalid request: "+err.Error())
-			}
-			rows = make([]perpsauth.OrderArg, len(args))
-			for i, a := range args {
-				rows[i] = perpsauth.OrderArg{IID: a.IID, Buy: a.Buy, P: a.P, Qty: a.Qty, TIF: a.TIF, PO: a.PO, RO: a.RO,
-					C: a.C, TR: len(a.TR) > 0 && string(a.TR) != "null"}
-			}
+		rows, err := v.Op.DecodeOrderArgs()
+		if err != nil {
+			return fail(400, "invalid request: "+err.Error())
 		}
 		if len(rows) == 0 {
 			return fail(400, "no orders provided")
