@@ -32,20 +32,6 @@ func (q *Query) FeedWindow(now time.Time) (Window, error) {
 	return Window{start, end}, nil
 }
 
-// OpenWindow reads `start`/`end` where omitted or 0 means unbounded
-// (/v2/positions, /v2/user-volume). Negative bounds and an inverted window
-// are 400.
-func (q *Query) OpenWindow() (Window, error) {
-	start, end, err := q.bounds()
-	if err != nil {
-		return Window{}, err
-	}
-	if start != 0 && end != 0 && start > end {
-		return Window{}, Invalid("start", "start must not be after end")
-	}
-	return Window{start, end}, nil
-}
-
 func (q *Query) bounds() (start, end int64, err error) { return bounds(q, "start", "end") }
 
 // bounds parses a pair of optional epoch-second bounds named lo and hi

@@ -32,25 +32,4 @@ func TestWindows(t *testing.T) {
 			t.Errorf("feed %q: %+v %v want %+v", tc.raw, got, err, tc.want)
 		}
 	}
-	open := []struct {
-		raw  string
-		want Window
-		bad  string
-	}{
-		{"", Window{}, ""},
-		{"start=5", Window{5, 0}, ""},
-		{"end=5", Window{0, 5}, ""},
-		{"start=6&end=5", Window{}, "start"},
-		{"end=-5", Window{}, "end"},
-	}
-	for _, tc := range open {
-		got, err := mustQuery(t, "/v2/positions", tc.raw).OpenWindow()
-		if tc.bad != "" {
-			wantInvalid(t, tc.raw, err, tc.bad, "")
-			continue
-		}
-		if err != nil || got != tc.want {
-			t.Errorf("open %q: %+v %v want %+v", tc.raw, got, err, tc.want)
-		}
-	}
 }
