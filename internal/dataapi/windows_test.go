@@ -14,10 +14,10 @@ func TestWindows(t *testing.T) {
 		want Window
 		bad  string
 	}{
-		{"", Window{threeYears, tomorrow}, ""},
-		{"start=0&end=0", Window{threeYears, tomorrow}, ""},
-		{"start=1", Window{0, tomorrow}, ""},
-		{"start=100&end=200", Window{100, 200}, ""},
+		{"", Window{Start: threeYears, End: tomorrow}, ""},
+		{"start=0&end=0", Window{Start: threeYears, End: tomorrow}, ""},
+		{"start=1", Window{Start: 0, End: tomorrow}, ""},
+		{"start=100&end=200", Window{Start: 100, End: 200}, ""},
 		{"start=300&end=200", Window{}, "start"},
 		{"start=-1", Window{}, "start"},
 		{"end=x", Window{}, "end"},
