@@ -1,6 +1,7 @@
 package dataapi
 
 import (
+	"cmp"
 	"net/http"
 	"strconv"
 	"strings"
@@ -232,8 +233,8 @@ func (s *Service) comboPositions(w http.ResponseWriter, r *http.Request) error {
 	if key != nil { // the cursor's pins stand for the request's filters
 		statuses = splitNonEmpty(statusPin)
 		conds = splitNonEmpty(condPin)
-		after, _ = strconv.ParseInt(orZero(afterPin), 10, 64)
-		before, _ = strconv.ParseInt(orZero(beforePin), 10, 64)
+		after, _ = strconv.ParseInt(cmp.Or(afterPin, "0"), 10, 64)
+		before, _ = strconv.ParseInt(cmp.Or(beforePin, "0"), 10, 64)
 	}
 	if sortBy == "" {
 		sortBy = "FIRST_ENTRY"
@@ -370,13 +371,6 @@ func itoaOrEmpty(v int64) string {
 		return ""
 	}
 	return strconv.FormatInt(v, 10)
-}
-
-func orZero(s string) string {
-	if s == "" {
-		return "0"
-	}
-	return s
 }
 
 func splitNonEmpty(s string) []string {
