@@ -148,37 +148,13 @@ func (m *Micro) UnmarshalJSON(b []byte) error {
 	return nil
 }
 
-// Mul returns a*b rounded half away from zero to a Micro (e.g. price × size).
-// It is exact for |a*b| < 2^63 and falls back to 128-bit arithmetic above that.
-func Mul(a, b Micro) Micro {
-	neg := (a < 0) != (b < 0)
-	x, y := uint64(abs(int64(a))), uint64(abs(int64(b)))
-	hi, lo := mul64(x, y)
-	q, r := div128(hi, lo, Scale)
-	if r*2 >= Scale {
-		q++
-	}
-	if neg {
-		return -Micro(q)
-	}
-	return Micro(q)
-}
+// Mul returns a*b rounded half away from zero to a Micro (e.g. price × size);
+// the product is held in 128 bits, so only the result must fit.
+func Mul(a, b Micro) Micro { return MulDiv(a, b, Scale) }
 
 // Div returns a/b rounded half away from zero (e.g. cost / size = average price).
 // b must not be zero.
-func Div(a, b Micro) Micro {
-	neg := (a < 0) != (b < 0)
-	x, y := uint64(abs(int64(a))), uint64(abs(int64(b)))
-	hi, lo := mul64(x, Scale)
-	q, r := div128(hi, lo, y)
-	if r*2 >= y {
-		q++
-	}
-	if neg {
-		return -Micro(q)
-	}
-	return Micro(q)
-}
+func Div(a, b Micro) Micro { return MulDiv(a, Scale, b) }
 
 // MulDiv returns a*b/c rounded half away from zero; c must not be zero. It
 // scales a cost basis by a fraction of shares without intermediate rounding.

@@ -137,3 +137,48 @@ func BenchmarkAppend(b *testing.B) {
 		buf = vals[i%len(vals)].Append(buf[:0])
 	}
 }
+
+// refMulDiv is a*b/c rounded half away from zero in math/big; ok is false
+// when the result does not fit in an int64 (see the note on div128).
+func refMulDiv(a, b, c int64) (int64, bool) {
+	q := new(big.Int).Mul(big.NewInt(a), big.NewInt(b))
+	neg := q.Sign()*big.NewInt(c).Sign() < 0
+	q.Abs(q)
+	d := new(big.Int).Abs(big.NewInt(c))
+	r := new(big.Int)
+	q.QuoRem(q, d, r)
+	if r.Lsh(r, 1).Cmp(d) >= 0 {
+		q.Add(q, big.NewInt(1))
+	}
+	if neg {
+		q.Neg(q)
+	}
+	return q.Int64(), q.IsInt64()
+}
+
+// FuzzMulDivMatchBig checks Mul, Div and MulDiv against math/big wherever
+// the exact result is an int64.
+func FuzzMulDivMatchBig(f *testing.F) {
+	for _, s := range [][3]int64{{1, 500_000, 1}, {-1, 500_000, 3}, {int64(One), 3 * int64(One), -7},
+		{9_000_000 * int64(One), 5_000_000 * int64(One), 10_000_000 * int64(One)}, {math.MaxInt64, 1, 1},
+		{math.MinInt64 + 1, 2, -3}, {0, 5, 1}, {-2_500_000, 3, -2}} {
+		f.Add(s[0], s[1], s[2])
+	}
+	check := func(t *testing.T, what string, got Micro, a, b, c int64) {
+		if want, ok := refMulDiv(a, b, c); ok && int64(got) != want {
+			t.Fatalf("%s(%d, %d, %d) = %d, want %d", what, a, b, c, got, want)
+		}
+	}
+	f.Fuzz(func(t *testing.T, a, b, c int64) {
+		if a == math.MinInt64 || b == math.MinInt64 || c == math.MinInt64 {
+			t.Skip() // no int64 negation; a Micro never holds it
+		}
+		check(t, "Mul", Mul(Micro(a), Micro(b)), a, b, Scale)
+		if b != 0 {
+			check(t, "Div", Div(Micro(a), Micro(b)), a, Scale, b)
+		}
+		if c != 0 {
+			check(t, "MulDiv", MulDiv(Micro(a), Micro(b), Micro(c)), a, b, c)
+		}
+	})
+}

@@ -65,25 +65,17 @@ func BenchmarkHandlerBare(b *testing.B) {
 }
 
 func BenchmarkHandlerStack(b *testing.B) {
-	cfg := ratelimit.DataDefaults()
-	for i := range cfg.Rules {
-		cfg.Rules[i].Limit = 1 << 30
-	}
-	l, _ := ratelimit.New(cfg, nil)
-	m := NewMux()
-	heavy := NewHeavyQueue(GateConfig{Slots: 64, Wait: time.Second}, time.Second)
-	m.Handle("/v2/trades", Deadline(5*time.Second, nil)(heavy.Wrap(benchHandler(mustCursors(b, testSecret)))))
-	h := Trace(ClientLimit(l)(m))
+	h := conventionStack(benchHandler(mustCursors(b, testSecret)))
 	req := benchReq()
 	for b.Loop() {
 		h.ServeHTTP(httptest.NewRecorder(), req)
 	}
 }
 
-// BenchmarkMiddlewareOnly is the whole convention stack (trace, per-client
-// limiter with the data defaults' rule set, mux, deadline, heavy gate)
-// around a handler that does nothing: its time is the per-request overhead.
-func BenchmarkMiddlewareOnly(b *testing.B) {
+// conventionStack mounts route at /v2/trades behind every convention
+// middleware: trace, the per-client limiter with the data defaults' rule set
+// (limits lifted), mux, deadline and heavy gate.
+func conventionStack(route HandlerFunc) http.Handler {
 	cfg := ratelimit.DataDefaults()
 	for i := range cfg.Rules {
 		cfg.Rules[i].Limit = 1 << 30
@@ -91,8 +83,15 @@ func BenchmarkMiddlewareOnly(b *testing.B) {
 	l, _ := ratelimit.New(cfg, nil)
 	m := NewMux()
 	heavy := NewHeavyQueue(GateConfig{Slots: 64, Wait: time.Second}, time.Second)
-	m.Handle("/v2/trades", Deadline(5*time.Second, nil)(heavy.Wrap(HandlerFunc(func(http.ResponseWriter, *http.Request) error { return nil }))))
-	h := Trace(ClientLimit(l)(m))
+	m.Handle("/v2/trades", Deadline(5*time.Second, nil)(heavy.Wrap(route)))
+	return Trace(ClientLimit(l)(m))
+}
+
+// BenchmarkMiddlewareOnly is the whole convention stack (trace, per-client
+// limiter with the data defaults' rule set, mux, deadline, heavy gate)
+// around a handler that does nothing: its time is the per-request overhead.
+func BenchmarkMiddlewareOnly(b *testing.B) {
+	h := conventionStack(HandlerFunc(func(http.ResponseWriter, *http.Request) error { return nil }))
 	req := benchReq()
 	w := httptest.NewRecorder()
 	for b.Loop() {

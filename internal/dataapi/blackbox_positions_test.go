@@ -130,6 +130,7 @@ func TestPositions_StartEndBoundLastEventAt(t *testing.T) {
 		{"&end={T-3000}", "21 11"},
 		{"&start={T-3000}&end={T-1200}", "21 41"},
 		{"&start=0&end=0", "21 11 41 42"},
+		{"&start={T-1200}&end={T-3000}", ""}, // inverted: an empty page, not an error
 	} {
 		p := w.MustPage("/v2/positions?user={D}" + tc.q)
 		MustEqualRows(t, tc.q, p.Data, "token_id", strings.Fields(tc.want)...)

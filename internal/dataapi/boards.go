@@ -1,6 +1,7 @@
 package dataapi
 
 import (
+	"cmp"
 	"net/http"
 	"strings"
 
@@ -87,13 +88,6 @@ func (s *Service) nextBoardCursor(kind string, more bool, limit, offset int32, r
 	return tok, nil
 }
 
-func orDefault(v, def string) string {
-	if v == "" {
-		return def
-	}
-	return v
-}
-
 func (s *Service) leaderboard(w http.ResponseWriter, r *http.Request) error {
 	q, err := ParseRequest(r)
 	if err != nil {
@@ -113,8 +107,8 @@ func (s *Service) leaderboard(w http.ResponseWriter, r *http.Request) error {
 	}
 	if user != "" {
 		// The user arm ignores sort_by, limit and cursor.
-		e, err := s.store.LeaderboardUser(r.Context(), store.LeaderboardParams{Period: orDefault(period, store.PeriodDay),
-			Category: orDefault(cat, store.CategoryOverall), Now: s.now()}, user)
+		e, err := s.store.LeaderboardUser(r.Context(), store.LeaderboardParams{Period: cmp.Or(period, store.PeriodDay),
+			Category: cmp.Or(cat, store.CategoryOverall), Now: s.now()}, user)
 		if err != nil {
 			return err
 		}
@@ -133,7 +127,7 @@ func (s *Service) leaderboard(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	period, sortBy, cat = orDefault(period, store.PeriodDay), orDefault(sortBy, store.BoardSortPnL), orDefault(cat, store.CategoryOverall)
+	period, sortBy, cat = cmp.Or(period, store.PeriodDay), cmp.Or(sortBy, store.BoardSortPnL), cmp.Or(cat, store.CategoryOverall)
 	pg, err := s.store.Leaderboard(r.Context(), store.LeaderboardParams{Period: period, SortBy: sortBy, Category: cat,
 		Now: s.now(), Offset: int(offset), Limit: int(limit)})
 	if err != nil {
@@ -165,7 +159,7 @@ func (s *Service) biggestWinners(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	period, cat = orDefault(period, store.PeriodDay), orDefault(cat, store.CategoryOverall)
+	period, cat = cmp.Or(period, store.PeriodDay), cmp.Or(cat, store.CategoryOverall)
 	pg, err := s.store.BiggestWinners(r.Context(), store.BiggestWinnersParams{Period: period, Category: cat,
 		Now: s.now(), Offset: int(offset), Limit: int(limit)})
 	if err != nil {
@@ -193,7 +187,7 @@ func (s *Service) buildersLeaderboard(w http.ResponseWriter, r *http.Request) er
 	if err != nil {
 		return err
 	}
-	period = orDefault(period, store.PeriodDay)
+	period = cmp.Or(period, store.PeriodDay)
 	pg, err := s.store.BuildersLeaderboard(r.Context(), store.BuildersLeaderboardParams{Period: period, Now: s.now(),
 		Offset: int(offset), Limit: int(limit)})
 	if err != nil {

@@ -67,11 +67,9 @@ func (s *Service) trades(w http.ResponseWriter, r *http.Request) error {
 	// shapes serve their fixed windows (the store derives them from Now).
 	var win store.Window
 	if user != "" {
-		w, err := q.FeedWindow(s.clock.Now())
-		if err != nil {
+		if win, err = q.FeedWindow(s.clock.Now()); err != nil {
 			return err
 		}
-		win = store.Window(w)
 	}
 	ks, err := s.decodeFeedCursor(q, "trades")
 	if err != nil {
@@ -148,7 +146,7 @@ func (s *Service) activity(w http.ResponseWriter, r *http.Request) error {
 	}
 	page, err := s.store.Activity(r.Context(), store.ActivityParams{
 		User: user, Types: types, IncludeDepositsWithdrawals: !excludeDW, Conditions: conds, EventIDs: events,
-		Side: side, Window: store.Window(win), Ascending: dir == "ASC", Limit: int(limit), After: feedKey(ks),
+		Side: side, Window: win, Ascending: dir == "ASC", Limit: int(limit), After: feedKey(ks),
 	})
 	if err != nil {
 		return err

@@ -1,6 +1,7 @@
 package dataapi
 
 import (
+	"cmp"
 	"net/http"
 	"strconv"
 	"strings"
@@ -26,6 +27,45 @@ type sortedCursor[K any] struct {
 	Offset int32             `json:"d"`
 	After  K                 `json:"a"`
 	Pins   map[string]string `json:"p"`
+}
+
+// sortedWalk returns the page size, display offset and seek key of a
+// sort-key walk: from the cursor, after binding the request's values to its
+// pins, or else from limit (offset 0, no key).
+func sortedWalk[K any](s *Service, q *Query, kind string, pins map[string]*string) (limit, offset int32, after *K, err error) {
+	c, err := q.Cursor()
+	if err != nil {
+		return 0, 0, nil, err
+	}
+	if c == "" {
+		limit, err = q.Limit(defaultLimit, maxLimit)
+		return limit, 0, nil, err
+	}
+	var cur sortedCursor[K]
+	if err := s.cursors.Decode(kind, c, &cur); err != nil {
+		return 0, 0, nil, err
+	}
+	if cur.Limit <= 0 || cur.Limit > maxLimit || cur.Offset < 0 {
+		return 0, 0, nil, errInvalidCursor()
+	}
+	if err := bindPins(cur.Pins, pins); err != nil {
+		return 0, 0, nil, err
+	}
+	return cur.Limit, cur.Offset, &cur.After, nil
+}
+
+// nextSorted mints the next page's cursor from the last row's sort key,
+// pinning the walk's cohort; "" on the last page.
+func nextSorted[R, K any](s *Service, kind string, page store.Page[R, K], limit, offset int32, pins map[string]string) (string, error) {
+	if !page.HasMore || page.Next == nil {
+		return "", nil
+	}
+	next, err := s.cursors.Encode(kind, sortedCursor[K]{
+		Limit: limit, Offset: offset + int32(len(page.Rows)), After: *page.Next, Pins: pins})
+	if err != nil {
+		return "", Internal(err)
+	}
+	return next, nil
 }
 
 // bind reconciles each (param, value) the request gave with the cursor's
@@ -102,23 +142,9 @@ func (s *Service) positions(w http.ResponseWriter, r *http.Request) error {
 		anchor = "c:" + conds[0]
 	}
 
-	limit, offset := int32(0), int32(0)
-	var after *store.PositionKey
-	if c, err := q.Cursor(); err != nil {
-		return err
-	} else if c != "" {
-		var cur sortedCursor[store.PositionKey]
-		if err := s.cursors.Decode("positions", c, &cur); err != nil {
-			return err
-		}
-		if cur.Limit <= 0 || cur.Limit > maxLimit || cur.Offset < 0 {
-			return errInvalidCursor()
-		}
-		if err := bindPins(cur.Pins, map[string]*string{"status": &status, "sort_by": &sortBy, "sort_direction": &dir, "anchor": &anchor}); err != nil {
-			return err
-		}
-		limit, offset, after = cur.Limit, cur.Offset, &cur.After
-	} else if limit, err = q.Limit(defaultLimit, maxLimit); err != nil {
+	limit, offset, after, err := sortedWalk[store.PositionKey](s, q, "positions",
+		map[string]*string{"status": &status, "sort_by": &sortBy, "sort_direction": &dir, "anchor": &anchor})
+	if err != nil {
 		return err
 	}
 	if status == "" {
@@ -147,15 +173,10 @@ func (s *Service) positions(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	next := ""
-	if page.HasMore && page.Next != nil {
-		next, err = s.cursors.Encode("positions", sortedCursor[store.PositionKey]{
-			Limit: limit, Offset: offset + int32(len(page.Rows)), After: *page.Next,
-			Pins: map[string]string{"status": status, "sort_by": sortBy, "sort_direction": dir, "anchor": anchor},
-		})
-		if err != nil {
-			return Internal(err)
-		}
+	next, err := nextSorted(s, "positions", page, limit, offset,
+		map[string]string{"status": status, "sort_by": sortBy, "sort_direction": dir, "anchor": anchor})
+	if err != nil {
+		return err
 	}
 	writeFeedPage(w, r, page.Rows, Pagination{Limit: limit, Offset: offset, NextCursor: next})
 	return nil
@@ -202,30 +223,18 @@ func (s *Service) comboPositions(w http.ResponseWriter, r *http.Request) error {
 	condPin := strings.Join(conds, ",")
 	afterPin, beforePin := itoaOrEmpty(after), itoaOrEmpty(before)
 
-	limit, offset := int32(0), int32(0)
-	var key *store.ComboPositionKey
-	if c, err := q.Cursor(); err != nil {
+	userPin := user
+	limit, offset, key, err := sortedWalk[store.ComboPositionKey](s, q, "combo_positions",
+		map[string]*string{"user": &userPin, "status": &statusPin, "sort_by": &sortBy, "sort_direction": &dir,
+			"condition": &condPin, "updated_after": &afterPin, "updated_before": &beforePin})
+	if err != nil {
 		return err
-	} else if c != "" {
-		var cur sortedCursor[store.ComboPositionKey]
-		if err := s.cursors.Decode("combo_positions", c, &cur); err != nil {
-			return err
-		}
-		if cur.Limit <= 0 || cur.Limit > maxLimit || cur.Offset < 0 {
-			return errInvalidCursor()
-		}
-		userPin := user
-		if err := bindPins(cur.Pins, map[string]*string{"user": &userPin, "status": &statusPin, "sort_by": &sortBy,
-			"sort_direction": &dir, "condition": &condPin, "updated_after": &afterPin, "updated_before": &beforePin}); err != nil {
-			return err
-		}
+	}
+	if key != nil { // the cursor's pins stand for the request's filters
 		statuses = splitNonEmpty(statusPin)
 		conds = splitNonEmpty(condPin)
-		after, _ = strconv.ParseInt(orZero(afterPin), 10, 64)
-		before, _ = strconv.ParseInt(orZero(beforePin), 10, 64)
-		limit, offset, key = cur.Limit, cur.Offset, &cur.After
-	} else if limit, err = q.Limit(defaultLimit, maxLimit); err != nil {
-		return err
+		after, _ = strconv.ParseInt(cmp.Or(afterPin, "0"), 10, 64)
+		before, _ = strconv.ParseInt(cmp.Or(beforePin, "0"), 10, 64)
 	}
 	if sortBy == "" {
 		sortBy = "FIRST_ENTRY"
@@ -250,16 +259,11 @@ func (s *Service) comboPositions(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	next := ""
-	if page.HasMore && page.Next != nil {
-		next, err = s.cursors.Encode("combo_positions", sortedCursor[store.ComboPositionKey]{
-			Limit: limit, Offset: offset + int32(len(page.Rows)), After: *page.Next,
-			Pins: map[string]string{"user": user, "status": statusPin, "sort_by": sortBy, "sort_direction": dir,
-				"condition": condPin, "updated_after": afterPin, "updated_before": beforePin},
-		})
-		if err != nil {
-			return Internal(err)
-		}
+	next, err := nextSorted(s, "combo_positions", page, limit, offset,
+		map[string]string{"user": user, "status": statusPin, "sort_by": sortBy, "sort_direction": dir,
+			"condition": condPin, "updated_after": afterPin, "updated_before": beforePin})
+	if err != nil {
+		return err
 	}
 	WritePage(w, r, page.Rows, Pagination{Limit: limit, Offset: offset, NextCursor: next})
 	return nil
@@ -367,13 +371,6 @@ func itoaOrEmpty(v int64) string {
 		return ""
 	}
 	return strconv.FormatInt(v, 10)
-}
-
-func orZero(s string) string {
-	if s == "" {
-		return "0"
-	}
-	return s
 }
 
 func splitNonEmpty(s string) []string {

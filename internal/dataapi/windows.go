@@ -1,19 +1,21 @@
 package dataapi
 
-import "time"
+import (
+	"time"
 
-// Window is an inclusive [Start, End] range in epoch seconds; 0 on a side
-// means unbounded.
-type Window struct {
-	Start, End int64
-}
+	"pmx/internal/store"
+)
+
+// Window is the store's inclusive [Start, End] range in epoch seconds; 0 on
+// a side means unbounded.
+type Window = store.Window
 
 // FeedWindow reads `start`/`end` with the feeds' rule (/v2/trades?user= and
 // /v2/activity, data-api-v2.md §1.6): start omitted or 0 floors to three
 // calendar years before now; start=1 asks for full history (Start 0); end
 // omitted or 0 is now plus one day. Negative bounds and start > end are 400.
 func (q *Query) FeedWindow(now time.Time) (Window, error) {
-	start, end, err := q.bounds()
+	start, end, err := bounds(q, "start", "end")
 	if err != nil {
 		return Window{}, err
 	}
@@ -29,24 +31,8 @@ func (q *Query) FeedWindow(now time.Time) (Window, error) {
 	if start > end {
 		return Window{}, Invalid("start", "start must not be after end")
 	}
-	return Window{start, end}, nil
+	return Window{Start: start, End: end}, nil
 }
-
-// OpenWindow reads `start`/`end` where omitted or 0 means unbounded
-// (/v2/positions, /v2/user-volume). Negative bounds and an inverted window
-// are 400.
-func (q *Query) OpenWindow() (Window, error) {
-	start, end, err := q.bounds()
-	if err != nil {
-		return Window{}, err
-	}
-	if start != 0 && end != 0 && start > end {
-		return Window{}, Invalid("start", "start must not be after end")
-	}
-	return Window{start, end}, nil
-}
-
-func (q *Query) bounds() (start, end int64, err error) { return bounds(q, "start", "end") }
 
 // bounds parses a pair of optional epoch-second bounds named lo and hi
 // (start/end, updated_after/updated_before); negatives are 400.

@@ -97,6 +97,24 @@ func (s *scanner) expect(c byte) error {
 	return nil
 }
 
+// more consumes the separator after a member or element: ',' (more to come)
+// or close (done). End of input is errTruncated, anything else a syntax error.
+func (s *scanner) more(close byte) (done bool, err error) {
+	s.ws()
+	if s.i >= len(s.b) {
+		return false, errTruncated
+	}
+	switch s.b[s.i] {
+	case ',':
+		s.i++
+		return false, nil
+	case close:
+		s.i++
+		return true, nil
+	}
+	return false, s.syntax()
+}
+
 // object walks {"key": value, ...}; each calls fn with the raw key (valid
 // until the next call), positioned at the value.
 func (s *scanner) object(each func(key []byte) error) error {
@@ -121,18 +139,8 @@ func (s *scanner) object(each func(key []byte) error) error {
 		if err := each(key); err != nil {
 			return err
 		}
-		s.ws()
-		if s.i >= len(s.b) {
-			return errTruncated
-		}
-		switch s.b[s.i] {
-		case ',':
-			s.i++
-		case '}':
-			s.i++
-			return nil
-		default:
-			return s.syntax()
+		if done, err := s.more('}'); done || err != nil {
+			return err
 		}
 	}
 }
@@ -458,18 +466,8 @@ func (s *scanner) array(name string, isNull *bool, each func() error) error {
 		if err := each(); err != nil {
 			return err
 		}
-		s.ws()
-		if s.i >= len(s.b) {
-			return errTruncated
-		}
-		switch s.b[s.i] {
-		case ',':
-			s.i++
-		case ']':
-			s.i++
-			return nil
-		default:
-			return s.syntax()
+		if done, err := s.more(']'); done || err != nil {
+			return err
 		}
 	}
 }

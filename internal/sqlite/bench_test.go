@@ -72,59 +72,33 @@ const benchNow = 1_780_000_000 + 91*86400
 
 func BenchmarkQueryTradesUser(b *testing.B) {
 	db := loadBig(b)
-	reportCPU(b, func() {
-		b.RunParallel(func(pb *testing.PB) {
-			i := 0
-			for pb.Next() {
-				i++
-				if _, err := db.Trades(ctx, store.TradesParams{User: addr(1 + i%5000), Now: benchNow, Limit: 100}); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
+	parallelQuery(b, func(i int) error {
+		_, err := db.Trades(ctx, store.TradesParams{User: addr(1 + i%5000), Now: benchNow, Limit: 100})
+		return err
 	})
 }
 
 func BenchmarkQueryActivity(b *testing.B) {
 	db := loadBig(b)
-	reportCPU(b, func() {
-		b.RunParallel(func(pb *testing.PB) {
-			i := 0
-			for pb.Next() {
-				i++
-				if _, err := db.Activity(ctx, store.ActivityParams{User: addr(1 + i%5000), Limit: 100}); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
+	parallelQuery(b, func(i int) error {
+		_, err := db.Activity(ctx, store.ActivityParams{User: addr(1 + i%5000), Limit: 100})
+		return err
 	})
 }
 
 func BenchmarkQueryPositions(b *testing.B) {
 	db := loadBig(b)
-	reportCPU(b, func() {
-		b.RunParallel(func(pb *testing.PB) {
-			i := 0
-			for pb.Next() {
-				i++
-				if _, err := db.Positions(ctx, store.PositionsParams{User: addr(1 + i%5000), Limit: 100}); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
+	parallelQuery(b, func(i int) error {
+		_, err := db.Positions(ctx, store.PositionsParams{User: addr(1 + i%5000), Limit: 100})
+		return err
 	})
 }
 
 func BenchmarkQueryTradesGlobal(b *testing.B) {
 	db := loadBig(b)
-	reportCPU(b, func() {
-		b.RunParallel(func(pb *testing.PB) {
-			for pb.Next() {
-				if _, err := db.Trades(ctx, store.TradesParams{Now: benchNow, Limit: 100}); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
+	parallelQuery(b, func(_ int) error {
+		_, err := db.Trades(ctx, store.TradesParams{Now: benchNow, Limit: 100})
+		return err
 	})
 }
 
@@ -145,17 +119,24 @@ func reportCPU(b *testing.B, run func()) {
 	b.ReportMetric(float64((cpuTime()-c0).Microseconds())/1000/float64(b.N), "cpu-ms/op")
 }
 
-func BenchmarkQueryPositionsMarket(b *testing.B) {
-	db := loadBig(b)
+// parallelQuery runs query from every goroutine of a parallel benchmark,
+// with i counting that goroutine's calls from 1, and reports CPU time per op.
+func parallelQuery(b *testing.B, query func(i int) error) {
 	reportCPU(b, func() {
 		b.RunParallel(func(pb *testing.PB) {
-			i := 0
-			for pb.Next() {
-				i++
-				if _, err := db.Positions(ctx, store.PositionsParams{Conditions: []string{cond(1 + i%300)}, Limit: 100}); err != nil {
+			for i := 1; pb.Next(); i++ {
+				if err := query(i); err != nil {
 					b.Fatal(err)
 				}
 			}
 		})
+	})
+}
+
+func BenchmarkQueryPositionsMarket(b *testing.B) {
+	db := loadBig(b)
+	parallelQuery(b, func(i int) error {
+		_, err := db.Positions(ctx, store.PositionsParams{Conditions: []string{cond(1 + i%300)}, Limit: 100})
+		return err
 	})
 }

@@ -71,7 +71,13 @@ func dsnOf(path string) string {
 // store that keeps its own tables there (the catalog). Writers of all pools
 // serialize on SQLite's file lock (busy_timeout waits for it).
 func OpenPool(path string, conns int) (*sql.DB, error) {
-	p, err := sql.Open("sqlite", dsnOf(path)+"&_pragma=cache_size(-16384)&_txlock=immediate")
+	return openPool(path, "&_pragma=cache_size(-16384)&_txlock=immediate", conns)
+}
+
+// openPool opens a pool of exactly conns connections, kept open for the
+// pool's life, on dsnOf(path) plus the pool's own pragmas.
+func openPool(path, pragmas string, conns int) (*sql.DB, error) {
+	p, err := sql.Open("sqlite", dsnOf(path)+pragmas)
 	if err != nil {
 		return nil, err
 	}
@@ -83,16 +89,12 @@ func OpenPool(path string, conns int) (*sql.DB, error) {
 
 // Open opens (creating if needed) the database file at path and migrates it.
 func Open(path string, opt Options) (*DB, error) {
-	dsn := dsnOf(path)
 	// The writer gets a 64 MiB page cache for bulk loads; readers 16 MiB each,
 	// since they read through mmap.
-	w, err := sql.Open("sqlite", dsn+"&_pragma=cache_size(-65536)&_txlock=immediate")
+	w, err := openPool(path, "&_pragma=cache_size(-65536)&_txlock=immediate", 1)
 	if err != nil {
 		return nil, err
 	}
-	w.SetMaxOpenConns(1)
-	w.SetMaxIdleConns(1)
-	w.SetConnMaxLifetime(0)
 	if err := migrate(context.Background(), w); err != nil {
 		w.Close()
 		return nil, err
@@ -103,14 +105,11 @@ func Open(path string, opt Options) (*DB, error) {
 		// pool of 2 (queries also wait on page faults, not only on CPU).
 		n = max(4*runtime.NumCPU(), 8)
 	}
-	r, err := sql.Open("sqlite", dsn+"&_pragma=cache_size(-16384)&_pragma=query_only(1)")
+	r, err := openPool(path, "&_pragma=cache_size(-16384)&_pragma=query_only(1)", n)
 	if err != nil {
 		w.Close()
 		return nil, err
 	}
-	r.SetMaxOpenConns(n)
-	r.SetMaxIdleConns(n)
-	r.SetConnMaxLifetime(0)
 	db := &DB{w: w, r: r, clock: opt.Clock, progress: opt.Progress}
 	if db.clock == nil {
 		db.clock = time.Now

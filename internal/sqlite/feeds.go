@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"slices"
 	"strconv"
 
 	"pmx/internal/amount"
@@ -158,7 +159,7 @@ func (db *DB) tradesSQL(ctx context.Context, p store.TradesParams) (store.Page[s
 				var ev []int64
 				for _, id := range p.EventIDs {
 					for _, m := range cat.byEvent[id] {
-						if mids == nil || slicesContains(mids, m.mid) {
+						if mids == nil || slices.Contains(mids, m.mid) {
 							ev = append(ev, m.mid)
 						}
 					}
@@ -200,15 +201,6 @@ func tradeRows(cat enricher, rows []feedRow) []store.Trade {
 			Bio: r.bio, ProfileImage: r.image, TransactionHash: r.tx}
 	}
 	return out
-}
-
-func slicesContains(s []int64, v int64) bool {
-	for _, x := range s {
-		if x == v {
-			return true
-		}
-	}
-	return false
 }
 
 // withMakers interleaves each taker row with its maker row (DESC order:

@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"context"
+	"slices"
 	"sort"
 	"unsafe"
 
@@ -104,7 +105,7 @@ func (f *hotFilter) keep(r *hotRow) bool {
 			return false
 		}
 	}
-	return (len(f.mids) == 0 || slicesContains(f.mids, int64(r.mid))) && (len(f.eids) == 0 || slicesContains(f.eids, r.eid))
+	return (len(f.mids) == 0 || slices.Contains(f.mids, int64(r.mid))) && (len(f.eids) == 0 || slices.Contains(f.eids, r.eid))
 }
 
 // page returns at most n rows of w that pass f, inside the inclusive window

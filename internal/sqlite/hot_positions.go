@@ -2,6 +2,7 @@ package sqlite
 
 import (
 	"context"
+	"slices"
 	"sort"
 	"sync"
 
@@ -59,7 +60,7 @@ func (db *DB) hotPositionRows(user string, buf *posRowBuf) (*catalog, []*posRow,
 // inAll reports whether mid is in every list.
 func inAll(sets [][]int64, mid int64) bool {
 	for _, s := range sets {
-		if !slicesContains(s, mid) {
+		if !slices.Contains(s, mid) {
 			return false
 		}
 	}

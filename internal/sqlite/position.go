@@ -41,20 +41,8 @@ func (p *position) acquire(size, cost, fee amount.Micro, ts int64) {
 // consistent ledger never produces) carry no basis: their proceeds are all
 // profit, and the holding floors at zero.
 func (p *position) dispose(size, proceeds, fee amount.Micro, ts int64) amount.Micro {
-	held := min(size, p.size)
-	var basis amount.Micro
-	switch {
-	case held <= 0:
-	case held == p.size:
-		basis = p.cost
-	default:
-		basis = amount.MulDiv(p.cost, held, p.size)
-	}
-	p.size -= held
-	p.cost -= basis
-	d := proceeds - basis - fee
+	d := proceeds - p.removeAtCost(size, ts) - fee
 	p.realized += d
-	p.touch(ts)
 	return d
 }
 

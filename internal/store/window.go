@@ -3,7 +3,7 @@ package store
 import "time"
 
 // Window is an inclusive [Start, End] range in epoch seconds; 0 on a side
-// means unbounded (the same shape as dataapi.Window).
+// means unbounded.
 type Window struct{ Start, End int64 }
 
 const day = 86400
