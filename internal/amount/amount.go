@@ -6,6 +6,7 @@ package amount
 
 import (
 	"errors"
+	"math"
 	"strconv"
 )
 
@@ -163,8 +164,11 @@ func MulDiv(a, b, c Micro) Micro {
 	x, y, z := uint64(abs(int64(a))), uint64(abs(int64(b))), uint64(abs(int64(c)))
 	hi, lo := mul64(x, y)
 	q, r := div128(hi, lo, z)
-	if r >= z-r {
+	if r >= z-r && q < math.MaxUint64 {
 		q++
+	}
+	if q > math.MaxInt64 { // saturate like div128: a quotient in [2^63, 2^64) must not wrap negative
+		q = math.MaxInt64
 	}
 	if neg {
 		return -Micro(q)

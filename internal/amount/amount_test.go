@@ -81,6 +81,13 @@ func TestMulDivRoundHalfAwayFromZero(t *testing.T) {
 	if got := MulDiv(MustParse("9000000"), MustParse("5000000"), MustParse("10000000")); got != MustParse("4500000") {
 		t.Errorf("MulDiv wide = %s", got)
 	}
+	// A quotient in [2^63, 2^64) saturates instead of wrapping negative.
+	if got, want := MulDiv(1<<62, 3, 1), Micro(math.MaxInt64); got != want {
+		t.Errorf("MulDiv(2^62, 3, 1) = %d, want %d", got, want)
+	}
+	if got, want := MulDiv(-(1 << 62), 3, 1), Micro(-math.MaxInt64); got != want {
+		t.Errorf("MulDiv(-2^62, 3, 1) = %d, want %d", got, want)
+	}
 }
 
 func FuzzParse(f *testing.F) {
