@@ -280,9 +280,10 @@ func (s *Store) marketsByID(ctx context.Context, tx execer, gen int64, ids []int
 	return out, nil
 }
 
-func toArgs(ids []int64) []any {
-	out := make([]any, len(ids))
-	for i, v := range ids {
+// toArgs boxes values as query arguments.
+func toArgs[T any](vals []T) []any {
+	out := make([]any, len(vals))
+	for i, v := range vals {
 		out[i] = v
 	}
 	return out

@@ -35,11 +35,7 @@ func inList[T any](w *where, col string, vals []T) {
 	if len(vals) == 0 {
 		return
 	}
-	args := make([]any, len(vals))
-	for i, v := range vals {
-		args[i] = v
-	}
-	w.add(col+" IN ("+placeholders(len(vals))+")", args...)
+	w.add(col+" IN ("+placeholders(len(vals))+")", toArgs(vals)...)
 }
 
 func boolEq(w *where, col string, b *bool) {
@@ -132,11 +128,8 @@ func (s *Store) ListEvents(ctx context.Context, f catalog.EventFilter) ([]catalo
 		w.add("e.id IN (SELECT event_id FROM catalog_event_tags WHERE tag_id IN ("+set+"))", args...)
 	}
 	if len(f.ExcludeTagIDs) > 0 {
-		args := make([]any, len(f.ExcludeTagIDs))
-		for i, v := range f.ExcludeTagIDs {
-			args[i] = v
-		}
-		w.add("e.id NOT IN (SELECT event_id FROM catalog_event_tags WHERE tag_id IN ("+placeholders(len(args))+"))", args...)
+		w.add("e.id NOT IN (SELECT event_id FROM catalog_event_tags WHERE tag_id IN ("+
+			placeholders(len(f.ExcludeTagIDs))+"))", toArgs(f.ExcludeTagIDs)...)
 	}
 	if f.SeriesID != nil {
 		w.add("e.id IN (SELECT event_id FROM catalog_event_series WHERE series_id = ?)", *f.SeriesID)
@@ -208,11 +201,8 @@ func (s *Store) ListMarkets(ctx context.Context, f catalog.MarketFilter) ([]cata
 	inList(&w, "m.market_maker_address", f.MarketMakerAddress)
 	inList(&w, "m.event_id", f.EventIDs)
 	if len(f.ClobTokenIDs) > 0 {
-		args := make([]any, len(f.ClobTokenIDs))
-		for i, v := range f.ClobTokenIDs {
-			args[i] = v
-		}
-		w.add("m.id IN (SELECT market_id FROM catalog_market_tokens WHERE token_id IN ("+placeholders(len(args))+"))", args...)
+		w.add("m.id IN (SELECT market_id FROM catalog_market_tokens WHERE token_id IN ("+
+			placeholders(len(f.ClobTokenIDs))+"))", toArgs(f.ClobTokenIDs)...)
 	}
 	if set, args := tagSet(f.TagID, "", f.RelatedTags); set != "" {
 		w.add("(m.id IN (SELECT market_id FROM catalog_market_tags WHERE tag_id IN ("+set+
