@@ -163,51 +163,19 @@ func loadEvents(ctx context.Context, q execer, ids []int64) (map[int64]*catalog.
 	out := make(map[int64]*catalog.Event, len(ids))
 	for start := 0; start < len(ids); start += 500 {
 		chunk := toArgs(ids[start:min(start+500, len(ids))])
-		rows, err := q.QueryContext(ctx, `SELECT id, doc FROM catalog_events WHERE id IN (`+placeholders(len(chunk))+`)`, chunk...)
+		err := eachDoc(ctx, q, "event", `SELECT id, doc FROM catalog_events WHERE id IN (`+placeholders(len(chunk))+`)`, chunk,
+			func(id int64, e *catalog.Event) { out[id] = e })
 		if err != nil {
 			return nil, err
 		}
-		for rows.Next() {
-			var id int64
-			var doc []byte
-			if err := rows.Scan(&id, &doc); err != nil {
-				rows.Close()
-				return nil, err
-			}
-			e := new(catalog.Event)
-			if err := json.Unmarshal(doc, e); err != nil {
-				rows.Close()
-				return nil, fmt.Errorf("catalogsql: event %d: %w", id, err)
-			}
-			out[id] = e
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return nil, err
-		}
-		mrows, err := q.QueryContext(ctx, `SELECT event_id, doc FROM catalog_markets WHERE event_id IN (`+
-			placeholders(len(chunk))+`) ORDER BY event_id, pos`, chunk...)
+		err = eachDoc(ctx, q, "market of event", `SELECT event_id, doc FROM catalog_markets WHERE event_id IN (`+
+			placeholders(len(chunk))+`) ORDER BY event_id, pos`, chunk,
+			func(eid int64, m *catalog.Market) {
+				if e := out[eid]; e != nil {
+					e.Markets = append(e.Markets, *m)
+				}
+			})
 		if err != nil {
-			return nil, err
-		}
-		for mrows.Next() {
-			var eid int64
-			var doc []byte
-			if err := mrows.Scan(&eid, &doc); err != nil {
-				mrows.Close()
-				return nil, err
-			}
-			var m catalog.Market
-			if err := json.Unmarshal(doc, &m); err != nil {
-				mrows.Close()
-				return nil, fmt.Errorf("catalogsql: market of event %d: %w", eid, err)
-			}
-			if e := out[eid]; e != nil {
-				e.Markets = append(e.Markets, m)
-			}
-		}
-		mrows.Close()
-		if err := mrows.Err(); err != nil {
 			return nil, err
 		}
 	}
@@ -234,27 +202,12 @@ func (s *Store) marketsByID(ctx context.Context, tx execer, gen int64, ids []int
 		loaded := make(map[int64]*catalog.Market, len(missing))
 		for start := 0; start < len(missing); start += 500 {
 			chunk := toArgs(missing[start:min(start+500, len(missing))])
-			rows, err := tx.QueryContext(ctx, `SELECT id, doc FROM catalog_markets WHERE id IN (`+placeholders(len(chunk))+`)`, chunk...)
+			err := eachDoc(ctx, tx, "market", `SELECT id, doc FROM catalog_markets WHERE id IN (`+placeholders(len(chunk))+`)`, chunk,
+				func(id int64, m *catalog.Market) {
+					m.Rev = gen + 1
+					loaded[id] = m
+				})
 			if err != nil {
-				return nil, err
-			}
-			for rows.Next() {
-				var id int64
-				var doc []byte
-				if err := rows.Scan(&id, &doc); err != nil {
-					rows.Close()
-					return nil, err
-				}
-				m := new(catalog.Market)
-				if err := json.Unmarshal(doc, m); err != nil {
-					rows.Close()
-					return nil, fmt.Errorf("catalogsql: market %d: %w", id, err)
-				}
-				m.Rev = gen + 1
-				loaded[id] = m
-			}
-			rows.Close()
-			if err := rows.Err(); err != nil {
 				return nil, err
 			}
 		}
@@ -278,6 +231,29 @@ func (s *Store) marketsByID(ctx context.Context, tx execer, gen int64, ids []int
 		}
 	}
 	return out, nil
+}
+
+// eachDoc runs a query whose rows are (id, doc), decodes each doc into a
+// fresh T and hands it to fn; what names the row in a decoding error.
+func eachDoc[T any](ctx context.Context, q execer, what, query string, args []any, fn func(id int64, v *T)) error {
+	rows, err := q.QueryContext(ctx, query, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var doc []byte
+		if err := rows.Scan(&id, &doc); err != nil {
+			return err
+		}
+		v := new(T)
+		if err := json.Unmarshal(doc, v); err != nil {
+			return fmt.Errorf("catalogsql: %s %d: %w", what, id, err)
+		}
+		fn(id, v)
+	}
+	return rows.Err()
 }
 
 // toArgs boxes values as query arguments.

@@ -2,7 +2,6 @@ package catalogsql
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -239,24 +238,12 @@ func (s *Store) GetMarketBySlug(ctx context.Context, slug string) (catalog.Marke
 }
 
 func tags(ctx context.Context, q execer, query string, args ...any) ([]catalog.Tag, error) {
-	rows, err := q.QueryContext(ctx, query, args...)
+	var out []catalog.Tag
+	err := eachDoc(ctx, q, "tag", query, args, func(_ int64, t *catalog.Tag) { out = append(out, *t) })
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	var out []catalog.Tag
-	for rows.Next() {
-		var doc []byte
-		if err := rows.Scan(&doc); err != nil {
-			return nil, err
-		}
-		var t catalog.Tag
-		if err := json.Unmarshal(doc, &t); err != nil {
-			return nil, err
-		}
-		out = append(out, t)
-	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // ListTags implements catalog.Store.
@@ -268,17 +255,17 @@ func (s *Store) ListTags(ctx context.Context, f catalog.TagFilter) ([]catalog.Ta
 		pg.Order = catalog.OrderID
 	}
 	tail := page(&w, "t.", pg)
-	return tags(ctx, s.db, "SELECT t.doc FROM catalog_tags t"+w.sql()+tail, w.args...)
+	return tags(ctx, s.db, "SELECT t.id, t.doc FROM catalog_tags t"+w.sql()+tail, w.args...)
 }
 
 // GetTag implements catalog.Store.
 func (s *Store) GetTag(ctx context.Context, id int64) (catalog.Tag, error) {
-	return one(tags(ctx, s.db, "SELECT doc FROM catalog_tags WHERE id = ?", id))
+	return one(tags(ctx, s.db, "SELECT id, doc FROM catalog_tags WHERE id = ?", id))
 }
 
 // GetTagBySlug implements catalog.Store.
 func (s *Store) GetTagBySlug(ctx context.Context, slug string) (catalog.Tag, error) {
-	return one(tags(ctx, s.db, "SELECT doc FROM catalog_tags WHERE slug = ? ORDER BY id LIMIT 1", slug))
+	return one(tags(ctx, s.db, "SELECT id, doc FROM catalog_tags WHERE slug = ? ORDER BY id LIMIT 1", slug))
 }
 
 // RelatedTags implements catalog.Store: tags sharing events with tagID,
@@ -334,29 +321,13 @@ func (s *Store) GetSeries(ctx context.Context, id int64) (catalog.Series, error)
 
 // series loads series documents and fills in their events, abbreviated.
 func (s *Store) series(ctx context.Context, query string, args ...any) ([]catalog.Series, error) {
-	rows, err := s.db.QueryContext(ctx, query, args...)
-	if err != nil {
-		return nil, err
-	}
 	var out []catalog.Series
 	var ids []int64
-	for rows.Next() {
-		var id int64
-		var doc []byte
-		if err := rows.Scan(&id, &doc); err != nil {
-			rows.Close()
-			return nil, err
-		}
-		var se catalog.Series
-		if err := json.Unmarshal(doc, &se); err != nil {
-			rows.Close()
-			return nil, err
-		}
-		out = append(out, se)
+	err := eachDoc(ctx, s.db, "series", query, args, func(id int64, se *catalog.Series) {
+		out = append(out, *se)
 		ids = append(ids, id)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
+	})
+	if err != nil {
 		return nil, err
 	}
 	for i, id := range ids {
@@ -370,23 +341,12 @@ func (s *Store) series(ctx context.Context, query string, args ...any) ([]catalo
 }
 
 func (s *Store) seriesEvents(ctx context.Context, seriesID int64) ([]catalog.EventRef, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT e.doc FROM catalog_event_series es
-		JOIN catalog_events e ON e.id = es.event_id WHERE es.series_id = ? ORDER BY e.id`, seriesID)
+	refs := []catalog.EventRef{}
+	err := eachDoc(ctx, s.db, "event", `SELECT e.id, e.doc FROM catalog_event_series es
+		JOIN catalog_events e ON e.id = es.event_id WHERE es.series_id = ? ORDER BY e.id`, []any{seriesID},
+		func(_ int64, ref *catalog.EventRef) { refs = append(refs, *ref) })
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	refs := []catalog.EventRef{}
-	for rows.Next() {
-		var doc []byte
-		if err := rows.Scan(&doc); err != nil {
-			return nil, err
-		}
-		var ref catalog.EventRef
-		if err := json.Unmarshal(doc, &ref); err != nil {
-			return nil, err
-		}
-		refs = append(refs, ref)
-	}
-	return refs, rows.Err()
+	return refs, nil
 }
