@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -240,7 +241,7 @@ func writeMarket(ctx context.Context, tx execer, eventID int64, pos int, m *cata
 		slug=excluded.slug, question_id=excluded.question_id, market_maker_address=excluded.market_maker_address,
 		active=excluded.active, closed=excluded.closed, start_key=excluded.start_key, end_key=excluded.end_key,
 		created_key=excluded.created_key, doc=excluded.doc`,
-		id, eventID, pos, nullStr(m.ConditionID), nullStr(m.Slug), nullStr(m.QuestionID), lower(m.MarketMakerAddress),
+		id, eventID, pos, nullStr(m.ConditionID), nullStr(m.Slug), nullStr(m.QuestionID), strings.ToLower(m.MarketMakerAddress),
 		b2i(m.Active), b2i(m.Closed), key(m.StartDate), key(m.EndDate), key(m.CreatedAt), doc); err != nil {
 		return fmt.Errorf("catalogsql: market %d: %w", id, err)
 	}
@@ -307,16 +308,6 @@ func mergeTag(prev, t catalog.Tag) catalog.Tag {
 		t.UpdatedBy = prev.UpdatedBy
 	}
 	return t
-}
-
-func lower(s string) string {
-	b := []byte(s)
-	for i, c := range b {
-		if c >= 'A' && c <= 'Z' {
-			b[i] = c + 32
-		}
-	}
-	return string(b)
 }
 
 func itoa(v int64) string { return strconv.FormatInt(v, 10) }
