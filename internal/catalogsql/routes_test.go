@@ -83,6 +83,7 @@ func TestMarketListingFilters(t *testing.T) {
 		{"clob_token_ids=102&clob_token_ids=502&ascending=true", sortIDs(42, btc100)},
 		{"condition_ids=" + strings.ToUpper(cond(0x21)[2:4]) + "x", ""},
 		{"condition_ids=" + cond(0x21), fmt.Sprint(finals)},
+		{"condition_ids=0x" + strings.Repeat("A4", 32), "559651"}, // filters are case-folded
 		{"question_ids=0x" + strings.Repeat("ab", 32) + "&ascending=true", "559651,559652"},
 		{"market_maker_address=0x0000000000000000000000000000000000000001", ""},
 		{"closed=true", fmt.Sprint(finals)},
