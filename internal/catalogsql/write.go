@@ -175,14 +175,8 @@ func writeEvent(ctx context.Context, tx execer, e *catalog.Event) error {
 			return err
 		}
 	}
-	for _, t := range e.Tags {
-		tid, err := writeTag(ctx, tx, t)
-		if err != nil {
-			return err
-		}
-		if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO catalog_event_tags (event_id, tag_id) VALUES (?,?)`, id, tid); err != nil {
-			return err
-		}
+	if err := linkTags(ctx, tx, `INSERT OR IGNORE INTO catalog_event_tags (event_id, tag_id) VALUES (?,?)`, id, e.Tags); err != nil {
+		return err
 	}
 	for _, se := range e.Series {
 		sid, err := catalog.ParseID(string(se.ID))
@@ -250,12 +244,18 @@ func writeMarket(ctx context.Context, tx execer, eventID int64, pos int, m *cata
 			return err
 		}
 	}
-	for _, t := range m.Tags {
+	return linkTags(ctx, tx, `INSERT OR IGNORE INTO catalog_market_tags (market_id, tag_id) VALUES (?,?)`, id, m.Tags)
+}
+
+// linkTags upserts tags and links each to owner id with the (owner, tag)
+// insert statement link.
+func linkTags(ctx context.Context, tx execer, link string, id int64, tags []catalog.Tag) error {
+	for _, t := range tags {
 		tid, err := writeTag(ctx, tx, t)
 		if err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO catalog_market_tags (market_id, tag_id) VALUES (?,?)`, id, tid); err != nil {
+		if _, err := tx.ExecContext(ctx, link, id, tid); err != nil {
 			return err
 		}
 	}
