@@ -377,12 +377,7 @@ func applyEventLive(e *Event, live map[string]Live) {
 	// The markets slice may be shared with the store's cache: copy on write.
 	e.Markets = slices.Clone(e.Markets)
 	for j := range e.Markets {
-		m := &e.Markets[j]
-		if m.ConditionID != nil {
-			if l, ok := live[*m.ConditionID]; ok {
-				applyLive(m, l)
-			}
-		}
+		applyMarketLive(&e.Markets[j], live)
 	}
 	sumEvent(e, live)
 }
