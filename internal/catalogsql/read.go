@@ -249,6 +249,7 @@ func tags(ctx context.Context, q execer, query string, args ...any) ([]catalog.T
 // ListTags implements catalog.Store.
 func (s *Store) ListTags(ctx context.Context, f catalog.TagFilter) ([]catalog.Tag, error) {
 	var w where
+	inList(&w, "t.id", f.IDs)
 	boolEq(&w, "t.is_carousel", f.IsCarousel)
 	pg := f.Page
 	if pg.Order != catalog.OrderID && pg.Order != catalog.OrderSlug {

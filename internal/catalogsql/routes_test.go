@@ -195,6 +195,10 @@ func TestTagRoutes(t *testing.T) {
 	if len(rel) != 0 {
 		t.Errorf("closed related = %v", rel)
 	}
+	relTags = nil
+	if st := e.get(t, "/tags/2/related-tags/tags?status=closed", &relTags); st != 200 || relTags == nil || len(relTags) != 0 {
+		t.Errorf("closed related-tags/tags: %d %v", st, relTags)
+	}
 }
 
 func TestSeriesListing(t *testing.T) {
