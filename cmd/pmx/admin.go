@@ -45,14 +45,9 @@ func adminCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	fs := flag.NewFlagSet("admin", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() { fmt.Fprint(stderr, adminUsage); fs.PrintDefaults() }
-	env := func(name, def string) string {
-		if v := os.Getenv(config.EnvName(name)); v != "" {
-			return v
-		}
-		return def
-	}
-	url := fs.String("admin-url", env("admin-url", "http://"+d.AdminAddr), "admin listener URL (env PMX_ADMIN_URL)")
-	dir := fs.String("data-dir", env("data-dir", d.DataDir), "data directory holding admin.token (env PMX_DATA_DIR)")
+	var url, dir string
+	config.StringVar(fs, os.Getenv, &url, "admin-url", "http://"+d.AdminAddr, "admin listener URL")
+	config.StringVar(fs, os.Getenv, &dir, "data-dir", d.DataDir, "data directory holding admin.token")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -61,11 +56,11 @@ func adminCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		fs.Usage()
 		return errors.New("admin: no command given")
 	}
-	tok, err := os.ReadFile(filepath.Join(*dir, "admin.token"))
+	tok, err := os.ReadFile(filepath.Join(dir, "admin.token"))
 	if err != nil {
 		return fmt.Errorf("admin: reading the admin token: %w", err)
 	}
-	c := &adminClient{url: strings.TrimRight(*url, "/"), token: strings.TrimSpace(string(tok)),
+	c := &adminClient{url: strings.TrimRight(url, "/"), token: strings.TrimSpace(string(tok)),
 		hc: &http.Client{Timeout: 30 * time.Second}}
 	switch {
 	case len(rest) >= 2 && rest[0] == "instruments" && rest[1] == "list":

@@ -23,7 +23,8 @@ import (
 // and nothing is applied), then applied in one transaction.
 func ingestCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("ingest", flag.ContinueOnError)
-	dataDir := fs.String("data-dir", envOr(config.EnvName("data-dir"), config.Defaults().DataDir), "data directory (env PMX_DATA_DIR)")
+	var dataDir string
+	config.StringVar(fs, os.Getenv, &dataDir, "data-dir", config.Defaults().DataDir, "data directory")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -42,7 +43,7 @@ func ingestCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	// The store is opened first so the batch is also checked against the
 	// markets it already holds.
-	dd, err := server.OpenDataDir(*dataDir)
+	dd, err := server.OpenDataDir(dataDir)
 	if err != nil {
 		if errors.Is(err, server.ErrLocked) {
 			return fmt.Errorf("%w: a running server owns it; POST the file to its admin listener at /admin/ledger instead", err)
@@ -116,13 +117,6 @@ func isCatalogDocument(br *bufio.Reader) bool {
 	}
 	_, ledgerLine := probe["kind"]
 	return !ledgerLine
-}
-
-func envOr(key, def string) string {
-	if v := os.Getenv(key); v != "" {
-		return v
-	}
-	return def
 }
 
 type countingReader struct {

@@ -292,16 +292,29 @@ func (h *Handler) getTag(w http.ResponseWriter, r *http.Request, s []string) {
 		writeJSON(w, orEmpty(rel))
 		return
 	}
+	if len(rel) == 0 { // an empty IDs filter would select every tag
+		writeJSON(w, []Tag{})
+		return
+	}
+	// One read for every related tag, answered in rank order.
+	ids := make([]int64, len(rel))
+	for i, rt := range rel {
+		ids[i] = rt.RelatedTagID
+	}
+	found, err := h.store.ListTags(r.Context(), TagFilter{IDs: ids})
+	if !h.ok(w, err, "") {
+		return
+	}
+	byID := make(map[int64]Tag, len(found))
+	for _, t := range found {
+		id, _ := ParseID(string(t.ID)) // stored tags have valid ids
+		byID[id] = t
+	}
 	tags := make([]Tag, 0, len(rel))
 	for _, rt := range rel {
-		rt2, err := h.store.GetTag(r.Context(), rt.RelatedTagID)
-		if errors.Is(err, ErrNotFound) {
-			continue
+		if t, ok := byID[rt.RelatedTagID]; ok {
+			tags = append(tags, t)
 		}
-		if !h.ok(w, err, "") {
-			return
-		}
-		tags = append(tags, rt2)
 	}
 	writeJSON(w, tags)
 }
@@ -377,12 +390,7 @@ func applyEventLive(e *Event, live map[string]Live) {
 	// The markets slice may be shared with the store's cache: copy on write.
 	e.Markets = slices.Clone(e.Markets)
 	for j := range e.Markets {
-		m := &e.Markets[j]
-		if m.ConditionID != nil {
-			if l, ok := live[*m.ConditionID]; ok {
-				applyLive(m, l)
-			}
-		}
+		applyMarketLive(&e.Markets[j], live)
 	}
 	sumEvent(e, live)
 }

@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
+	"strings"
 )
 
 // pageParams reads limit/offset/order/ascending. For keyset routes offset is
@@ -290,12 +291,12 @@ func (h *Handler) marketFilter(p *params, keyset bool) (MarketFilter, liveQuery)
 	f.ClobTokenIDs = p.list("clob_token_ids")
 	f.ConditionIDs = p.list("condition_ids")
 	for i, c := range f.ConditionIDs {
-		f.ConditionIDs[i] = lower(c)
+		f.ConditionIDs[i] = strings.ToLower(c)
 	}
 	f.QuestionIDs = p.list("question_ids")
 	f.MarketMakerAddress = p.list("market_maker_address")
 	for i, c := range f.MarketMakerAddress {
-		f.MarketMakerAddress[i] = lower(c)
+		f.MarketMakerAddress[i] = strings.ToLower(c)
 	}
 	f.TagID = p.id("tag_id")
 	if rt := p.boolean("related_tags"); rt != nil {
@@ -309,16 +310,6 @@ func (h *Handler) marketFilter(p *params, keyset bool) (MarketFilter, liveQuery)
 	lq.volMin, lq.volMax = p.decimal("volume_num_min"), p.decimal("volume_num_max")
 	lq.liqMin, lq.liqMax = p.decimal("liquidity_num_min"), p.decimal("liquidity_num_max")
 	return f, lq
-}
-
-func lower(s string) string {
-	b := []byte(s)
-	for i, c := range b {
-		if c >= 'A' && c <= 'Z' {
-			b[i] = c + 32
-		}
-	}
-	return string(b)
 }
 
 func (h *Handler) listMarkets(w http.ResponseWriter, r *http.Request, _ []string) {

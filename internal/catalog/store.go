@@ -108,6 +108,7 @@ type MarketFilter struct {
 
 // TagFilter selects tags.
 type TagFilter struct {
+	IDs        []int64
 	IsCarousel *bool
 	Page
 }

@@ -17,7 +17,7 @@ import (
 // read in the same statement as a listing's ids) tells when the cache is
 // stale, even if another Store on the same database wrote. Documents loaded
 // after the generation was read can only be newer, so an entry is never
-// older than its generation. Readers get shallow copies (see cloneEvent).
+// older than its generation. Readers get shallow copies (see cachedByID).
 type cache struct {
 	mu      sync.RWMutex
 	gen     int64
@@ -29,13 +29,6 @@ func (c *cache) reset(gen int64) {
 	c.gen = gen
 	c.events = map[int64]*catalog.Event{}
 	c.markets = map[int64]*catalog.Market{}
-}
-
-// cloneEvent copies an event shallowly: callers replace fields and slices
-// but never write through them (catalog.Store's contract), so the cached
-// event stays intact.
-func cloneEvent(e *catalog.Event) catalog.Event {
-	return *e
 }
 
 // queryGenIDs runs "SELECT <id column> FROM ..." with the catalog
@@ -94,68 +87,93 @@ func (s *Store) query(ctx context.Context, q string, args ...any) (*sql.Rows, er
 	return st.QueryContext(ctx, args...)
 }
 
-// lookupEvents returns cached events for ids (nil where missing), after
-// resetting the cache if the generation moved.
+// cachedByID returns the entries with ids, in ids' order (absent ones
+// skipped), from the cache's map pick(c), loading the missing ones with load.
 // The cache only moves forward: a reader that saw an older generation than
-// the cache holds bypasses it (and stores nothing, see eventsByID).
-func (c *cache) lookupEvents(gen int64, ids []int64) ([]*catalog.Event, []int64) {
+// the cache holds bypasses it and stores nothing. Readers get shallow copies:
+// callers replace fields and slices but never write through them
+// (catalog.Store's contract), so cached entries stay intact.
+func cachedByID[T any](c *cache, gen int64, ids []int64, pick func(*cache) map[int64]*T,
+	load func(missing []int64) (map[int64]*T, error)) ([]T, error) {
 	c.mu.Lock()
 	if gen > c.gen {
 		c.reset(gen)
 	}
 	c.mu.Unlock()
-	c.mu.RLock()
-	defer c.mu.RUnlock()
-	out := make([]*catalog.Event, len(ids))
-	if gen != c.gen {
-		return out, ids
-	}
+	found := make([]*T, len(ids))
 	var missing []int64
+	c.mu.RLock()
 	for i, id := range ids {
-		if e, ok := c.events[id]; ok {
-			out[i] = e
+		if v, ok := pick(c)[id]; ok && gen == c.gen {
+			found[i] = v
 		} else {
 			missing = append(missing, id)
 		}
 	}
-	return out, missing
-}
-
-// eventsByID loads events in ids' order through the cache.
-func (s *Store) eventsByID(ctx context.Context, tx execer, gen int64, ids []int64) ([]catalog.Event, error) {
-	found, missing := s.cache.lookupEvents(gen, ids)
+	c.mu.RUnlock()
 	if len(missing) > 0 {
-		loaded, err := loadEvents(ctx, tx, missing)
+		loaded, err := load(missing)
 		if err != nil {
 			return nil, err
 		}
-		// Rev is gen+1 so it is never 0 (0 means unversioned to the handler).
-		for _, e := range loaded {
-			e.Rev = gen + 1
-			for i := range e.Markets {
-				e.Markets[i].Rev = gen + 1
+		c.mu.Lock()
+		if c.gen == gen {
+			m := pick(c)
+			for id, v := range loaded {
+				m[id] = v
 			}
 		}
-		s.cache.mu.Lock()
-		if s.cache.gen == gen {
-			for id, e := range loaded {
-				s.cache.events[id] = e
-			}
-		}
-		s.cache.mu.Unlock()
+		c.mu.Unlock()
 		for i, id := range ids {
 			if found[i] == nil {
 				found[i] = loaded[id]
 			}
 		}
 	}
-	out := make([]catalog.Event, 0, len(ids))
-	for _, e := range found {
-		if e != nil {
-			out = append(out, cloneEvent(e))
+	out := make([]T, 0, len(ids))
+	for _, v := range found {
+		if v != nil {
+			out = append(out, *v)
 		}
 	}
 	return out, nil
+}
+
+func cachedEvents(c *cache) map[int64]*catalog.Event   { return c.events }
+func cachedMarkets(c *cache) map[int64]*catalog.Market { return c.markets }
+
+// eventsByID loads events in ids' order through the cache.
+// Rev is gen+1 so it is never 0 (0 means unversioned to the handler).
+func (s *Store) eventsByID(ctx context.Context, tx execer, gen int64, ids []int64) ([]catalog.Event, error) {
+	return cachedByID(&s.cache, gen, ids, cachedEvents, func(missing []int64) (map[int64]*catalog.Event, error) {
+		loaded, err := loadEvents(ctx, tx, missing)
+		for _, e := range loaded {
+			e.Rev = gen + 1
+			for i := range e.Markets {
+				e.Markets[i].Rev = gen + 1
+			}
+		}
+		return loaded, err
+	})
+}
+
+// marketsByID loads markets in ids' order through the cache.
+func (s *Store) marketsByID(ctx context.Context, tx execer, gen int64, ids []int64) ([]catalog.Market, error) {
+	return cachedByID(&s.cache, gen, ids, cachedMarkets, func(missing []int64) (map[int64]*catalog.Market, error) {
+		loaded := make(map[int64]*catalog.Market, len(missing))
+		for start := 0; start < len(missing); start += 500 {
+			chunk := toArgs(missing[start:min(start+500, len(missing))])
+			err := eachDoc(ctx, tx, "market", `SELECT id, doc FROM catalog_markets WHERE id IN (`+placeholders(len(chunk))+`)`, chunk,
+				func(id int64, m *catalog.Market) {
+					m.Rev = gen + 1
+					loaded[id] = m
+				})
+			if err != nil {
+				return nil, err
+			}
+		}
+		return loaded, nil
+	})
 }
 
 // loadEvents decodes the events with these ids and attaches their markets.
@@ -163,126 +181,52 @@ func loadEvents(ctx context.Context, q execer, ids []int64) (map[int64]*catalog.
 	out := make(map[int64]*catalog.Event, len(ids))
 	for start := 0; start < len(ids); start += 500 {
 		chunk := toArgs(ids[start:min(start+500, len(ids))])
-		rows, err := q.QueryContext(ctx, `SELECT id, doc FROM catalog_events WHERE id IN (`+placeholders(len(chunk))+`)`, chunk...)
+		err := eachDoc(ctx, q, "event", `SELECT id, doc FROM catalog_events WHERE id IN (`+placeholders(len(chunk))+`)`, chunk,
+			func(id int64, e *catalog.Event) { out[id] = e })
 		if err != nil {
 			return nil, err
 		}
-		for rows.Next() {
-			var id int64
-			var doc []byte
-			if err := rows.Scan(&id, &doc); err != nil {
-				rows.Close()
-				return nil, err
-			}
-			e := new(catalog.Event)
-			if err := json.Unmarshal(doc, e); err != nil {
-				rows.Close()
-				return nil, fmt.Errorf("catalogsql: event %d: %w", id, err)
-			}
-			out[id] = e
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return nil, err
-		}
-		mrows, err := q.QueryContext(ctx, `SELECT event_id, doc FROM catalog_markets WHERE event_id IN (`+
-			placeholders(len(chunk))+`) ORDER BY event_id, pos`, chunk...)
+		err = eachDoc(ctx, q, "market of event", `SELECT event_id, doc FROM catalog_markets WHERE event_id IN (`+
+			placeholders(len(chunk))+`) ORDER BY event_id, pos`, chunk,
+			func(eid int64, m *catalog.Market) {
+				if e := out[eid]; e != nil {
+					e.Markets = append(e.Markets, *m)
+				}
+			})
 		if err != nil {
-			return nil, err
-		}
-		for mrows.Next() {
-			var eid int64
-			var doc []byte
-			if err := mrows.Scan(&eid, &doc); err != nil {
-				mrows.Close()
-				return nil, err
-			}
-			var m catalog.Market
-			if err := json.Unmarshal(doc, &m); err != nil {
-				mrows.Close()
-				return nil, fmt.Errorf("catalogsql: market of event %d: %w", eid, err)
-			}
-			if e := out[eid]; e != nil {
-				e.Markets = append(e.Markets, m)
-			}
-		}
-		mrows.Close()
-		if err := mrows.Err(); err != nil {
 			return nil, err
 		}
 	}
 	return out, nil
 }
 
-// marketsByID loads markets in ids' order through the cache.
-func (s *Store) marketsByID(ctx context.Context, tx execer, gen int64, ids []int64) ([]catalog.Market, error) {
-	s.cache.mu.Lock()
-	if gen > s.cache.gen {
-		s.cache.reset(gen)
+// eachDoc runs a query whose rows are (id, doc), decodes each doc into a
+// fresh T and hands it to fn; what names the row in a decoding error.
+func eachDoc[T any](ctx context.Context, q execer, what, query string, args []any, fn func(id int64, v *T)) error {
+	rows, err := q.QueryContext(ctx, query, args...)
+	if err != nil {
+		return err
 	}
-	found := make([]*catalog.Market, len(ids))
-	var missing []int64
-	for i, id := range ids {
-		if m, ok := s.cache.markets[id]; ok && gen == s.cache.gen {
-			found[i] = m
-		} else {
-			missing = append(missing, id)
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var doc []byte
+		if err := rows.Scan(&id, &doc); err != nil {
+			return err
 		}
+		v := new(T)
+		if err := json.Unmarshal(doc, v); err != nil {
+			return fmt.Errorf("catalogsql: %s %d: %w", what, id, err)
+		}
+		fn(id, v)
 	}
-	s.cache.mu.Unlock()
-	if len(missing) > 0 {
-		loaded := make(map[int64]*catalog.Market, len(missing))
-		for start := 0; start < len(missing); start += 500 {
-			chunk := toArgs(missing[start:min(start+500, len(missing))])
-			rows, err := tx.QueryContext(ctx, `SELECT id, doc FROM catalog_markets WHERE id IN (`+placeholders(len(chunk))+`)`, chunk...)
-			if err != nil {
-				return nil, err
-			}
-			for rows.Next() {
-				var id int64
-				var doc []byte
-				if err := rows.Scan(&id, &doc); err != nil {
-					rows.Close()
-					return nil, err
-				}
-				m := new(catalog.Market)
-				if err := json.Unmarshal(doc, m); err != nil {
-					rows.Close()
-					return nil, fmt.Errorf("catalogsql: market %d: %w", id, err)
-				}
-				m.Rev = gen + 1
-				loaded[id] = m
-			}
-			rows.Close()
-			if err := rows.Err(); err != nil {
-				return nil, err
-			}
-		}
-		s.cache.mu.Lock()
-		if s.cache.gen == gen {
-			for id, m := range loaded {
-				s.cache.markets[id] = m
-			}
-		}
-		s.cache.mu.Unlock()
-		for i, id := range ids {
-			if found[i] == nil {
-				found[i] = loaded[id]
-			}
-		}
-	}
-	out := make([]catalog.Market, 0, len(ids))
-	for _, m := range found {
-		if m != nil {
-			out = append(out, *m)
-		}
-	}
-	return out, nil
+	return rows.Err()
 }
 
-func toArgs(ids []int64) []any {
-	out := make([]any, len(ids))
-	for i, v := range ids {
+// toArgs boxes values as query arguments.
+func toArgs[T any](vals []T) []any {
+	out := make([]any, len(vals))
+	for i, v := range vals {
 		out[i] = v
 	}
 	return out

@@ -17,7 +17,7 @@ import (
 	"pmx/internal/catalogsql"
 	"pmx/internal/ledger"
 
-	_ "modernc.org/sqlite"
+	"pmx/internal/sqlite"
 )
 
 // env is a catalog listener over a real SQLite file, seeded with the full
@@ -60,8 +60,9 @@ func (l *mutableLive) set(cond string, v catalog.Live) {
 
 func openDB(t testing.TB) *sql.DB {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "pmx.db")
-	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=journal_mode(WAL)&_pragma=busy_timeout(5000)")
+	// The pool pmx serve opens (cmd/pmx openStores), so tests run the
+	// production connection settings.
+	db, err := sqlite.OpenPool(filepath.Join(t.TempDir(), "pmx.db"), 4)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,7 +2,6 @@ package catalogsql
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -35,11 +34,7 @@ func inList[T any](w *where, col string, vals []T) {
 	if len(vals) == 0 {
 		return
 	}
-	args := make([]any, len(vals))
-	for i, v := range vals {
-		args[i] = v
-	}
-	w.add(col+" IN ("+placeholders(len(vals))+")", args...)
+	w.add(col+" IN ("+placeholders(len(vals))+")", toArgs(vals)...)
 }
 
 func boolEq(w *where, col string, b *bool) {
@@ -132,11 +127,8 @@ func (s *Store) ListEvents(ctx context.Context, f catalog.EventFilter) ([]catalo
 		w.add("e.id IN (SELECT event_id FROM catalog_event_tags WHERE tag_id IN ("+set+"))", args...)
 	}
 	if len(f.ExcludeTagIDs) > 0 {
-		args := make([]any, len(f.ExcludeTagIDs))
-		for i, v := range f.ExcludeTagIDs {
-			args[i] = v
-		}
-		w.add("e.id NOT IN (SELECT event_id FROM catalog_event_tags WHERE tag_id IN ("+placeholders(len(args))+"))", args...)
+		w.add("e.id NOT IN (SELECT event_id FROM catalog_event_tags WHERE tag_id IN ("+
+			placeholders(len(f.ExcludeTagIDs))+"))", toArgs(f.ExcludeTagIDs)...)
 	}
 	if f.SeriesID != nil {
 		w.add("e.id IN (SELECT event_id FROM catalog_event_series WHERE series_id = ?)", *f.SeriesID)
@@ -208,11 +200,8 @@ func (s *Store) ListMarkets(ctx context.Context, f catalog.MarketFilter) ([]cata
 	inList(&w, "m.market_maker_address", f.MarketMakerAddress)
 	inList(&w, "m.event_id", f.EventIDs)
 	if len(f.ClobTokenIDs) > 0 {
-		args := make([]any, len(f.ClobTokenIDs))
-		for i, v := range f.ClobTokenIDs {
-			args[i] = v
-		}
-		w.add("m.id IN (SELECT market_id FROM catalog_market_tokens WHERE token_id IN ("+placeholders(len(args))+"))", args...)
+		w.add("m.id IN (SELECT market_id FROM catalog_market_tokens WHERE token_id IN ("+
+			placeholders(len(f.ClobTokenIDs))+"))", toArgs(f.ClobTokenIDs)...)
 	}
 	if set, args := tagSet(f.TagID, "", f.RelatedTags); set != "" {
 		w.add("(m.id IN (SELECT market_id FROM catalog_market_tags WHERE tag_id IN ("+set+
@@ -249,46 +238,35 @@ func (s *Store) GetMarketBySlug(ctx context.Context, slug string) (catalog.Marke
 }
 
 func tags(ctx context.Context, q execer, query string, args ...any) ([]catalog.Tag, error) {
-	rows, err := q.QueryContext(ctx, query, args...)
+	var out []catalog.Tag
+	err := eachDoc(ctx, q, "tag", query, args, func(_ int64, t *catalog.Tag) { out = append(out, *t) })
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	var out []catalog.Tag
-	for rows.Next() {
-		var doc []byte
-		if err := rows.Scan(&doc); err != nil {
-			return nil, err
-		}
-		var t catalog.Tag
-		if err := json.Unmarshal(doc, &t); err != nil {
-			return nil, err
-		}
-		out = append(out, t)
-	}
-	return out, rows.Err()
+	return out, nil
 }
 
 // ListTags implements catalog.Store.
 func (s *Store) ListTags(ctx context.Context, f catalog.TagFilter) ([]catalog.Tag, error) {
 	var w where
+	inList(&w, "t.id", f.IDs)
 	boolEq(&w, "t.is_carousel", f.IsCarousel)
 	pg := f.Page
 	if pg.Order != catalog.OrderID && pg.Order != catalog.OrderSlug {
 		pg.Order = catalog.OrderID
 	}
 	tail := page(&w, "t.", pg)
-	return tags(ctx, s.db, "SELECT t.doc FROM catalog_tags t"+w.sql()+tail, w.args...)
+	return tags(ctx, s.db, "SELECT t.id, t.doc FROM catalog_tags t"+w.sql()+tail, w.args...)
 }
 
 // GetTag implements catalog.Store.
 func (s *Store) GetTag(ctx context.Context, id int64) (catalog.Tag, error) {
-	return one(tags(ctx, s.db, "SELECT doc FROM catalog_tags WHERE id = ?", id))
+	return one(tags(ctx, s.db, "SELECT id, doc FROM catalog_tags WHERE id = ?", id))
 }
 
 // GetTagBySlug implements catalog.Store.
 func (s *Store) GetTagBySlug(ctx context.Context, slug string) (catalog.Tag, error) {
-	return one(tags(ctx, s.db, "SELECT doc FROM catalog_tags WHERE slug = ? ORDER BY id LIMIT 1", slug))
+	return one(tags(ctx, s.db, "SELECT id, doc FROM catalog_tags WHERE slug = ? ORDER BY id LIMIT 1", slug))
 }
 
 // RelatedTags implements catalog.Store: tags sharing events with tagID,
@@ -344,29 +322,13 @@ func (s *Store) GetSeries(ctx context.Context, id int64) (catalog.Series, error)
 
 // series loads series documents and fills in their events, abbreviated.
 func (s *Store) series(ctx context.Context, query string, args ...any) ([]catalog.Series, error) {
-	rows, err := s.db.QueryContext(ctx, query, args...)
-	if err != nil {
-		return nil, err
-	}
 	var out []catalog.Series
 	var ids []int64
-	for rows.Next() {
-		var id int64
-		var doc []byte
-		if err := rows.Scan(&id, &doc); err != nil {
-			rows.Close()
-			return nil, err
-		}
-		var se catalog.Series
-		if err := json.Unmarshal(doc, &se); err != nil {
-			rows.Close()
-			return nil, err
-		}
-		out = append(out, se)
+	err := eachDoc(ctx, s.db, "series", query, args, func(id int64, se *catalog.Series) {
+		out = append(out, *se)
 		ids = append(ids, id)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
+	})
+	if err != nil {
 		return nil, err
 	}
 	for i, id := range ids {
@@ -380,23 +342,12 @@ func (s *Store) series(ctx context.Context, query string, args ...any) ([]catalo
 }
 
 func (s *Store) seriesEvents(ctx context.Context, seriesID int64) ([]catalog.EventRef, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT e.doc FROM catalog_event_series es
-		JOIN catalog_events e ON e.id = es.event_id WHERE es.series_id = ? ORDER BY e.id`, seriesID)
+	refs := []catalog.EventRef{}
+	err := eachDoc(ctx, s.db, "event", `SELECT e.id, e.doc FROM catalog_event_series es
+		JOIN catalog_events e ON e.id = es.event_id WHERE es.series_id = ? ORDER BY e.id`, []any{seriesID},
+		func(_ int64, ref *catalog.EventRef) { refs = append(refs, *ref) })
 	if err != nil {
 		return nil, err
 	}
-	defer rows.Close()
-	refs := []catalog.EventRef{}
-	for rows.Next() {
-		var doc []byte
-		if err := rows.Scan(&doc); err != nil {
-			return nil, err
-		}
-		var ref catalog.EventRef
-		if err := json.Unmarshal(doc, &ref); err != nil {
-			return nil, err
-		}
-		refs = append(refs, ref)
-	}
-	return refs, rows.Err()
+	return refs, nil
 }

@@ -83,6 +83,7 @@ func TestMarketListingFilters(t *testing.T) {
 		{"clob_token_ids=102&clob_token_ids=502&ascending=true", sortIDs(42, btc100)},
 		{"condition_ids=" + strings.ToUpper(cond(0x21)[2:4]) + "x", ""},
 		{"condition_ids=" + cond(0x21), fmt.Sprint(finals)},
+		{"condition_ids=0x" + strings.Repeat("A4", 32), "559651"}, // filters are case-folded
 		{"question_ids=0x" + strings.Repeat("ab", 32) + "&ascending=true", "559651,559652"},
 		{"market_maker_address=0x0000000000000000000000000000000000000001", ""},
 		{"closed=true", fmt.Sprint(finals)},
@@ -193,6 +194,10 @@ func TestTagRoutes(t *testing.T) {
 	e.get(t, "/tags/2/related-tags?status=closed", &rel)
 	if len(rel) != 0 {
 		t.Errorf("closed related = %v", rel)
+	}
+	relTags = nil
+	if st := e.get(t, "/tags/2/related-tags/tags?status=closed", &relTags); st != 200 || relTags == nil || len(relTags) != 0 {
+		t.Errorf("closed related-tags/tags: %d %v", st, relTags)
 	}
 }
 

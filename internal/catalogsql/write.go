@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -174,14 +175,8 @@ func writeEvent(ctx context.Context, tx execer, e *catalog.Event) error {
 			return err
 		}
 	}
-	for _, t := range e.Tags {
-		tid, err := writeTag(ctx, tx, t)
-		if err != nil {
-			return err
-		}
-		if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO catalog_event_tags (event_id, tag_id) VALUES (?,?)`, id, tid); err != nil {
-			return err
-		}
+	if err := linkTags(ctx, tx, `INSERT OR IGNORE INTO catalog_event_tags (event_id, tag_id) VALUES (?,?)`, id, e.Tags); err != nil {
+		return err
 	}
 	for _, se := range e.Series {
 		sid, err := catalog.ParseID(string(se.ID))
@@ -240,7 +235,7 @@ func writeMarket(ctx context.Context, tx execer, eventID int64, pos int, m *cata
 		slug=excluded.slug, question_id=excluded.question_id, market_maker_address=excluded.market_maker_address,
 		active=excluded.active, closed=excluded.closed, start_key=excluded.start_key, end_key=excluded.end_key,
 		created_key=excluded.created_key, doc=excluded.doc`,
-		id, eventID, pos, nullStr(m.ConditionID), nullStr(m.Slug), nullStr(m.QuestionID), lower(m.MarketMakerAddress),
+		id, eventID, pos, nullStr(m.ConditionID), nullStr(m.Slug), nullStr(m.QuestionID), strings.ToLower(m.MarketMakerAddress),
 		b2i(m.Active), b2i(m.Closed), key(m.StartDate), key(m.EndDate), key(m.CreatedAt), doc); err != nil {
 		return fmt.Errorf("catalogsql: market %d: %w", id, err)
 	}
@@ -249,12 +244,18 @@ func writeMarket(ctx context.Context, tx execer, eventID int64, pos int, m *cata
 			return err
 		}
 	}
-	for _, t := range m.Tags {
+	return linkTags(ctx, tx, `INSERT OR IGNORE INTO catalog_market_tags (market_id, tag_id) VALUES (?,?)`, id, m.Tags)
+}
+
+// linkTags upserts tags and links each to owner id with the (owner, tag)
+// insert statement link.
+func linkTags(ctx context.Context, tx execer, link string, id int64, tags []catalog.Tag) error {
+	for _, t := range tags {
 		tid, err := writeTag(ctx, tx, t)
 		if err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO catalog_market_tags (market_id, tag_id) VALUES (?,?)`, id, tid); err != nil {
+		if _, err := tx.ExecContext(ctx, link, id, tid); err != nil {
 			return err
 		}
 	}
@@ -307,16 +308,6 @@ func mergeTag(prev, t catalog.Tag) catalog.Tag {
 		t.UpdatedBy = prev.UpdatedBy
 	}
 	return t
-}
-
-func lower(s string) string {
-	b := []byte(s)
-	for i, c := range b {
-		if c >= 'A' && c <= 'Z' {
-			b[i] = c + 32
-		}
-	}
-	return string(b)
 }
 
 func itoa(v int64) string { return strconv.FormatInt(v, 10) }

@@ -30,7 +30,7 @@ import (
 	"pmx/internal/clob"
 	"pmx/internal/clobsql"
 
-	_ "modernc.org/sqlite"
+	"pmx/internal/sqlite"
 )
 
 func kec(parts ...[]byte) []byte {
@@ -145,8 +145,9 @@ type env struct {
 
 func openDB(t testing.TB) *sql.DB {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "pmx.db")
-	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=journal_mode(WAL)&_pragma=busy_timeout(5000)&_txlock=immediate")
+	// The pool pmx serve opens (cmd/pmx openStores), so tests run the
+	// production connection settings.
+	db, err := sqlite.OpenPool(filepath.Join(t.TempDir(), "pmx.db"), 4)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -13,12 +13,14 @@ import (
 	"pmx/internal/eip712"
 	"pmx/internal/secp"
 
-	_ "modernc.org/sqlite"
+	"pmx/internal/sqlite"
 )
 
 func openDB(t *testing.T) *sql.DB {
 	t.Helper()
-	db, err := sql.Open("sqlite", "file:"+filepath.Join(t.TempDir(), "pmx.db")+"?_pragma=journal_mode(WAL)&_pragma=busy_timeout(5000)")
+	// The pool pmx serve opens (cmd/pmx openStores), so tests run the
+	// production connection settings.
+	db, err := sqlite.OpenPool(filepath.Join(t.TempDir(), "pmx.db"), 4)
 	if err != nil {
 		t.Fatal(err)
 	}

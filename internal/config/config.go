@@ -64,9 +64,7 @@ func Defaults() Serve {
 // Bind registers the flags on fs with defaults taken from env (PMX_DATA_DIR, ...).
 func (c *Serve) Bind(fs *flag.FlagSet, env func(string) string) {
 	d := Defaults()
-	str := func(p *string, name, def, usage string) {
-		fs.StringVar(p, name, envOr(env, name, def), usage+" (env "+EnvName(name)+")")
-	}
+	str := func(p *string, name, def, usage string) { StringVar(fs, env, p, name, def, usage) }
 	str(&c.DataDir, "data-dir", d.DataDir, "data directory")
 	str(&c.DataAddr, "data-addr", d.DataAddr, "data service v2 listen address")
 	str(&c.CatalogAddr, "catalog-addr", d.CatalogAddr, "catalog service listen address")
@@ -109,6 +107,12 @@ func (c *Serve) Check() error {
 // EnvName maps a flag name to its environment variable: data-dir -> PMX_DATA_DIR.
 func EnvName(flagName string) string {
 	return "PMX_" + strings.ToUpper(strings.ReplaceAll(flagName, "-", "_"))
+}
+
+// StringVar defines string flag name whose default is its PMX_* environment
+// variable (read through env) when set, else def; the usage names the variable.
+func StringVar(fs *flag.FlagSet, env func(string) string, p *string, name, def, usage string) {
+	fs.StringVar(p, name, envOr(env, name, def), usage+" (env "+EnvName(name)+")")
 }
 
 func envOr(env func(string) string, name, def string) string {

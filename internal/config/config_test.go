@@ -63,3 +63,30 @@ func TestPerpsWindows(t *testing.T) {
 		t.Errorf("the limit itself: %v", err)
 	}
 }
+
+// StringVar is how the other subcommands (ingest, admin) read PMX_* defaults.
+func TestStringVar(t *testing.T) {
+	env := map[string]string{"PMX_DATA_DIR": "/from-env"}
+	for _, c := range []struct {
+		env  func(string) string
+		args []string
+		want string
+	}{
+		{func(string) string { return "" }, nil, "def"},
+		{func(k string) string { return env[k] }, nil, "/from-env"},
+		{func(k string) string { return env[k] }, []string{"--data-dir", "/flag"}, "/flag"},
+	} {
+		fs := flag.NewFlagSet("x", flag.ContinueOnError)
+		var got string
+		StringVar(fs, c.env, &got, "data-dir", "def", "data directory")
+		if err := fs.Parse(c.args); err != nil {
+			t.Fatal(err)
+		}
+		if got != c.want {
+			t.Errorf("args %v: %q, want %q", c.args, got, c.want)
+		}
+		if u := fs.Lookup("data-dir").Usage; u != "data directory (env PMX_DATA_DIR)" {
+			t.Errorf("usage %q", u)
+		}
+	}
+}
