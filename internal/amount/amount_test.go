@@ -85,7 +85,7 @@ func TestMulDivRoundHalfAwayFromZero(t *testing.T) {
 	if got, want := MulDiv(1<<62, 3, 1), Micro(math.MaxInt64); got != want {
 		t.Errorf("MulDiv(2^62, 3, 1) = %d, want %d", got, want)
 	}
-	if got, want := MulDiv(-(1 << 62), 3, 1), Micro(-math.MaxInt64); got != want {
+	if got, want := MulDiv(-(1<<62), 3, 1), Micro(-math.MaxInt64); got != want {
 		t.Errorf("MulDiv(-2^62, 3, 1) = %d, want %d", got, want)
 	}
 }

@@ -12,10 +12,10 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
+	"pmx/internal/cpuclock"
 	"pmx/internal/dataapi"
 	"pmx/internal/demo"
 	"pmx/internal/loadgen"
@@ -103,7 +103,7 @@ func (ds *routeWorld) run(b *testing.B, path func(i int) string) {
 	var next atomic.Int64
 	var failed atomic.Value
 	var wg sync.WaitGroup
-	cpu0 := cpuTime()
+	cpu0 := cpuclock.Process()
 	b.ResetTimer()
 	// Each client is one keep-alive connection of the load generator's lean
 	// HTTP/1.1 client: net/http's client would spend ~25 µs per request of
@@ -140,7 +140,7 @@ func (ds *routeWorld) run(b *testing.B, path func(i int) string) {
 	b.StopTimer()
 	// CPU per request (server and client, one process): unlike latency, not
 	// inflated by other load on a shared machine.
-	b.ReportMetric(float64(cpuTime()-cpu0)/1e6/float64(b.N), "cpu-ms/op")
+	b.ReportMetric(float64(cpuclock.Process()-cpu0)/1e6/float64(b.N), "cpu-ms/op")
 	if f := failed.Load(); f != nil {
 		b.Fatal(f)
 	}
@@ -149,15 +149,6 @@ func (ds *routeWorld) run(b *testing.B, path func(i int) string) {
 	b.ReportMetric(pct(0.50), "p50-ms")
 	b.ReportMetric(pct(0.99), "p99-ms")
 	b.ReportMetric(pct(1), "max-ms")
-}
-
-// cpuTime is the process's user+system CPU time.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // BenchmarkRoutes32Clients measures the busiest queries through the real

@@ -4,6 +4,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"pmx/internal/cpuclock"
 )
 
 // benchPayload is the size of a typical encoded order command.
@@ -83,13 +85,13 @@ func BenchmarkReplay(b *testing.B) {
 	b.SetBytes(int64(len(benchPayload) + RecordOverhead))
 	b.ReportAllocs()
 	b.ResetTimer()
-	cpu0 := cpuTime()
+	m := cpuclock.Start()
 	n := 0
 	err = j.Replay(1, func(r Record) error { n++; return nil })
 	if err != nil || n != b.N {
 		b.Fatalf("replayed %d of %d: %v", n, b.N, err)
 	}
-	reportCPU(b, cpu0)
+	m.Report(b)
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "cmds/s")
 }
 

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"pmx/internal/cpuclock"
 )
 
 // benchOp pre-signs n distinct request bodies (salts 0..n-1) of one op; the
@@ -21,7 +23,7 @@ func benchOp(b *testing.B, typ, keyed string, compact []any) {
 	}
 	v := New(Config{})
 	b.ReportAllocs()
-	m := startCPU()
+	m := cpuclock.Start()
 	i := 0
 	for b.Loop() {
 		r, err := ParseRequest(bodies[i%n])
@@ -35,7 +37,7 @@ func benchOp(b *testing.B, typ, keyed string, compact []any) {
 		v.Replay().Remove(got.Replay)
 		i++
 	}
-	m.report(b)
+	m.Report(b)
 }
 
 func orderRows(n int) (string, []any) {

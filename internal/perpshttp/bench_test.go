@@ -13,12 +13,12 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/coder/websocket"
 
+	"pmx/internal/cpuclock"
 	"pmx/internal/loadgen"
 	"pmx/internal/secp"
 )
@@ -169,7 +169,7 @@ type meter struct {
 func startMeter() meter {
 	busy, total := procStat()
 	idle, all := pIdle()
-	return meter{self: cpuNow(), busy: busy, total: total, idle: idle, all: all}
+	return meter{self: cpuclock.Process(), busy: busy, total: total, idle: idle, all: all}
 }
 
 // pIdle is the runtime's estimate of P time spent idle, and all P time
@@ -181,7 +181,7 @@ func pIdle() (idle, all float64) {
 }
 
 func (m meter) report(b *testing.B) {
-	self := cpuNow() - m.self
+	self := cpuclock.Process() - m.self
 	busy, total := procStat()
 	idle, all := pIdle()
 	b.ReportMetric(float64(self)/float64(b.N), "cpu-ns/op")
@@ -195,15 +195,6 @@ func (m meter) report(b *testing.B) {
 		others := float64(busy-m.busy)*tick - float64(self)
 		b.ReportMetric(max(0, 100*others/(float64(total-m.total)*tick)), "others-%")
 	}
-}
-
-// cpuNow is this process's CPU time (user and system, all threads).
-func cpuNow() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // procStat is the machine's busy and total CPU ticks (0, 0 off Linux).

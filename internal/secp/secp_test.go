@@ -9,6 +9,7 @@ import (
 	"github.com/decred/dcrd/dcrec/secp256k1/v4"
 	"github.com/decred/dcrd/dcrec/secp256k1/v4/ecdsa"
 
+	"pmx/internal/cpuclock"
 	"pmx/internal/keccak"
 )
 
@@ -221,13 +222,13 @@ func BenchmarkRecover(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
-	m := startCPU()
+	m := cpuclock.Start()
 	for b.Loop() {
 		if _, err := Recover(digest, sig); err != nil {
 			b.Fatal(err)
 		}
 	}
-	m.report(b)
+	m.Report(b)
 }
 
 // BenchmarkRecoverParallel is the machine-wide ceiling: recoveries on all
@@ -240,7 +241,7 @@ func BenchmarkRecoverParallel(b *testing.B) {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
-	m := startCPU()
+	m := cpuclock.Start()
 	b.RunParallel(func(pb *testing.PB) {
 		for pb.Next() {
 			if _, err := Recover(digest, sig); err != nil {
@@ -249,5 +250,5 @@ func BenchmarkRecoverParallel(b *testing.B) {
 			}
 		}
 	})
-	m.report(b)
+	m.Report(b)
 }

@@ -3,10 +3,10 @@ package sqlite_test
 import (
 	"os"
 	"strconv"
-	"syscall"
 	"testing"
 	"time"
 
+	"pmx/internal/cpuclock"
 	"pmx/internal/ledger"
 	"pmx/internal/sqlite"
 	"pmx/internal/store"
@@ -25,12 +25,12 @@ func BenchmarkApplyTrades(b *testing.B) {
 		b.StopTimer()
 		db, _ := openDB(b)
 		b.StartTimer()
-		t0, c0 := time.Now(), cpuTime()
+		t0, c0 := time.Now(), cpuclock.Process()
 		if _, err := db.Apply(ctx, evs); err != nil {
 			b.Fatal(err)
 		}
 		b.ReportMetric(float64(len(evs))/time.Since(t0).Seconds(), "events/s")
-		b.ReportMetric((cpuTime() - c0).Seconds(), "cpu-s/op")
+		b.ReportMetric((cpuclock.Process() - c0).Seconds(), "cpu-s/op")
 		b.StopTimer()
 		db.Close()
 		b.StartTimer()
@@ -102,21 +102,13 @@ func BenchmarkQueryTradesGlobal(b *testing.B) {
 	})
 }
 
-// cpuTime is the process's user+system CPU time: on a shared machine it
-// measures the work done, where wall time measures the neighbours too.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
 // reportCPU adds CPU time per operation to a parallel benchmark.
 func reportCPU(b *testing.B, run func()) {
-	c0 := cpuTime()
+	c0 := cpuclock.Process()
 	b.ResetTimer()
 	run()
 	b.StopTimer()
-	b.ReportMetric(float64((cpuTime()-c0).Microseconds())/1000/float64(b.N), "cpu-ms/op")
+	b.ReportMetric(float64((cpuclock.Process()-c0).Microseconds())/1000/float64(b.N), "cpu-ms/op")
 }
 
 // parallelQuery runs query from every goroutine of a parallel benchmark,

@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"pmx/internal/cpuclock"
 	"pmx/internal/engine"
 	"pmx/internal/journal"
 )
@@ -29,13 +30,13 @@ func BenchRecoveryReplay[E any](b *testing.B, m engine.Machine[E], next func(i i
 	j.Close()
 	b.ReportAllocs()
 	b.ResetTimer()
-	cpu0 := processCPU()
+	cpu0 := cpuclock.Process()
 	e, rec, err := engine.Open(engine.Config{Dir: dir}, m)
 	if err != nil || rec.Replayed != uint64(b.N) {
 		b.Fatalf("replayed %d: %v", rec.Replayed, err)
 	}
 	b.StopTimer()
 	e.Close()
-	b.ReportMetric(float64(processCPU()-cpu0)/float64(b.N), "cpu-ns/op")
+	b.ReportMetric(float64(cpuclock.Process()-cpu0)/float64(b.N), "cpu-ns/op")
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "cmds/s")
 }
