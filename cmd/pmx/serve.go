@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"encoding/hex"
@@ -86,11 +87,16 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 
 	perpsSrv, err := perpshttp.New(perpshttp.Options{Dir: dd.File("perps"), Log: log,
 		RiskDelay: cfg.PerpsRiskDelay, AcceptDelay: cfg.PerpsAcceptDelay, TakerDelay: cfg.PerpsTakerDelay,
-		ModifyDelay: cfg.PerpsModifyDelay, COIDWait: cfg.PerpsCOIDWait, NoHeldCancels: !cfg.PerpsHeldCancels})
+		ModifyDelay: cfg.PerpsModifyDelay, COIDWait: cfg.PerpsCOIDWait, NoHeldCancels: !cfg.PerpsHeldCancels,
+		KnownKeys: cmp.Or(cfg.PerpsKnownKeys, -1)})
 	if err != nil {
 		return err
 	}
 	defer perpsSrv.Close() // after the listeners have shut down (defers run last-in first-out)
+	for how, i := range map[string]int{"recovered": 0, "known_key": 1} {
+		metrics.CounterFunc("pmx_perps_signers_total", "Signed perps requests whose signer was found by recovery or by the connection's known key.",
+			map[string]string{"how": how}, func() float64 { return float64(perpsSrv.SignerStats()[i]) })
+	}
 	stopMM, err := startPerpsDemo(perpsSrv, cfg, log)
 	if err != nil {
 		return err
@@ -114,7 +120,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		{Name: "clob", Addr: cfg.ClobAddr, Handler: clobAPI,
 			Wrap: ipLimit(cfg.IPLimits, ratelimit.Middleware{L: clobLimiter, Reject: clob.RateLimited})},
 		// The perps listener limits by request weight itself (429, no delay).
-		{Name: "perps", Addr: cfg.PerpsAddr, Handler: perpsSrv.Handler()},
+		{Name: "perps", Addr: cfg.PerpsAddr, Handler: perpsSrv.Handler(), ConnContext: perpshttp.ConnContext},
 		{Name: "admin", Addr: cfg.AdminAddr, Handler: adminMux},
 	}}
 	if err := g.Start(); err != nil {

@@ -36,6 +36,9 @@ type Serve struct {
 	// PerpsCOIDWait: how long a cancel-by-coid of an unknown coid waits for
 	// a racing create (production ~100 ms; 0: order_unknown at once).
 	PerpsCOIDWait time.Duration
+	// PerpsKnownKeys: how many signers' key tables the perps verifier keeps
+	// to check a connection's repeat signer without recovery (0: none).
+	PerpsKnownKeys int
 }
 
 // MaxPerpsDelay bounds each perps in-flight window (the engine's limit).
@@ -58,6 +61,7 @@ func Defaults() Serve {
 		DemoMMInterval:   2 * time.Second,
 		LogFormat:        "text",
 		PerpsHeldCancels: true,
+		PerpsKnownKeys:   256,
 	}
 }
 
@@ -86,6 +90,7 @@ func (c *Serve) Bind(fs *flag.FlagSet, env func(string) string) {
 	dur(&c.PerpsTakerDelay, "perps-taker-delay", d.PerpsTakerDelay, "perps: extra wait of an order that would match on entry (production 20ms)")
 	dur(&c.PerpsModifyDelay, "perps-modify-delay", d.PerpsModifyDelay, "perps: how long a modify is pending (modify_already_pending meanwhile)")
 	dur(&c.PerpsCOIDWait, "perps-coid-wait", d.PerpsCOIDWait, "perps: how long a cancel by an unknown client order id waits for a racing create (production ~100ms)")
+	fs.IntVar(&c.PerpsKnownKeys, "perps-known-keys", int(envInt(env, "perps-known-keys", int64(d.PerpsKnownKeys))), "perps: signers whose key tables are kept to verify a connection's repeat signer without recovery, ~110 KB each, 0 = off (env PMX_PERPS_KNOWN_KEYS)")
 	fs.BoolVar(&c.PerpsHeldCancels, "perps-held-cancels", envBool(env, "perps-held-cancels", d.PerpsHeldCancels), "perps: hold a cancel that races an accept (else order_in_flight) (env PMX_PERPS_HELD_CANCELS)")
 }
 
@@ -100,6 +105,9 @@ func (c *Serve) Check() error {
 		if d.v < 0 || d.v > MaxPerpsDelay || d.v%time.Millisecond != 0 {
 			return fmt.Errorf("--%s %v: must be whole milliseconds from 0 to %v", d.name, d.v, MaxPerpsDelay)
 		}
+	}
+	if c.PerpsKnownKeys < 0 {
+		return fmt.Errorf("--perps-known-keys %d: must be 0 or more", c.PerpsKnownKeys)
 	}
 	return nil
 }

@@ -7,9 +7,13 @@
 package perpsauth
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
+	"sync/atomic"
 	"time"
+
+	"github.com/decred/dcrd/dcrec/secp256k1/v4"
 
 	"pmx/internal/eip712"
 	"pmx/internal/keccak"
@@ -40,6 +44,9 @@ type Config struct {
 	MaxAhead         time.Duration // furthest-future acceptable ts; default 1 min
 	CommandWindow    time.Duration // exp cap and default; default 5 s
 	ReplayCapacity   int           // replay cache entries; default 2,000,000
+	// KnownKeys is how many signers' key tables are kept for Hint
+	// (secp.KeyTableBytes each); default 256, negative disables the shortcut.
+	KnownKeys int
 }
 
 // Verifier checks signed requests. Safe for concurrent use.
@@ -48,6 +55,8 @@ type Verifier struct {
 	opSep, withdrawSep        [32]byte
 	maxAge, maxAhead, cmdWind int64 // ms
 	replay                    *ReplayCache
+	keys                      *keyCache
+	recovered, known          atomic.Uint64 // signers found by recovery / by a hinted key
 }
 
 // New builds a Verifier; the domain separators are computed once here.
@@ -76,7 +85,14 @@ func New(cfg Config) *Verifier {
 		maxAhead:    def(cfg.MaxAhead, time.Minute),
 		cmdWind:     def(cfg.CommandWindow, 5*time.Second),
 		replay:      NewReplayCache(cfg.ReplayCapacity),
+		keys:        newKeyCache(cmp.Or(cfg.KnownKeys, 256)),
 	}
+}
+
+// SignerStats counts how signers were found: by recovery, or by a
+// connection's known key (Hint).
+func (v *Verifier) SignerStats() (recovered, known uint64) {
+	return v.recovered.Load(), v.known.Load()
 }
 
 // Domain returns the effective EIP-712 domain values, for publishing on
@@ -139,6 +155,12 @@ type Verified struct {
 // requests that passed everything else (so a forged copy of a signature
 // cannot block the genuine request).
 func (v *Verifier) VerifyOp(r *Request, want string, now time.Time, resolve Resolver) (*Verified, error) {
+	return v.VerifyOpHint(r, want, now, resolve, nil)
+}
+
+// VerifyOpHint is VerifyOp for a request that arrived on a connection with
+// hint h (nil: none). The answer is the same; only its cost differs.
+func (v *Verifier) VerifyOpHint(r *Request, want string, now time.Time, resolve Resolver, h *Hint) (*Verified, error) {
 	op, packed, err := Compact(r.Op)
 	if err != nil {
 		return nil, err
@@ -155,13 +177,27 @@ func (v *Verifier) VerifyOp(r *Request, want string, now time.Time, resolve Reso
 		return nil, err
 	}
 	digest := eip712.Digest(v.opSep, eip712.OpHash(keccak.Sum256(packed), r.Salt, r.Ts))
-	signer, err := recoverHex(digest, r.Sig)
+	sig, err := secp.ParseSignature(r.Sig)
 	if err != nil {
-		return nil, err
+		return nil, ErrInvalidSignature
+	}
+	signer, known := h.signedBy(digest, sig)
+	var pub *secp256k1.PublicKey
+	if known {
+		v.known.Add(1)
+	} else {
+		if pub, err = secp.RecoverPub(digest, sig); err != nil {
+			return nil, ErrInvalidSignature
+		}
+		signer = secp.PubkeyAddress(pub)
+		v.recovered.Add(1)
 	}
 	account, ok := resolve(signer, nowMs)
 	if !ok {
 		return nil, ErrAccountNotFound
+	}
+	if !known {
+		h.observe(signer, func() *secp.Key { return secp.NewKey(pub) }, v.keys)
 	}
 	key := newReplayKey(digest, signer, int64ms(r.Ts)+v.maxAge)
 	if err := v.replay.Add(key, nowMs); err != nil {

@@ -41,6 +41,30 @@ func BenchmarkRecoverCeiling(b *testing.B) {
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "recoveries/s")
 }
 
+// BenchmarkKnownKeyCeiling is the check that replaces recovery for a
+// connection's repeat signer (perpsauth.Hint) alone on all cores: the
+// placements' ceiling once every connection knows its signer.
+func BenchmarkKnownKeyCeiling(b *testing.B) {
+	k := newKey(b, 1)
+	d := tOpDigest([]any{"createOrders", []any{[]any{1, true, "100", "1", "ioc", false}}}, 1, 1)
+	sig, _ := secp.ParseSignature(k.sign(d))
+	pub, err := secp.RecoverPub(d, sig)
+	if err != nil {
+		b.Fatal(err)
+	}
+	key := secp.NewKey(pub)
+	m := startMeter()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			if !key.Signed(d, sig) {
+				panic("not signed")
+			}
+		}
+	})
+	m.report(b)
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "checks/s")
+}
+
 // benchPlace posts pre-signed createOrders requests of n orders each
 // (non-crossing IOCs, so the book stays empty and every request takes the
 // full path: parse, verify, journal fsync, match, ack) over 64 persistent

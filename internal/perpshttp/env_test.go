@@ -47,7 +47,9 @@ func (e *env) start() {
 		e.t.Fatal(err)
 	}
 	e.srv = srv
-	e.api = httptest.NewServer(srv.Handler())
+	e.api = httptest.NewUnstartedServer(srv.Handler())
+	e.api.Config.ConnContext = ConnContext
+	e.api.Start()
 	e.admin = httptest.NewServer(srv.AdminHandler())
 	e.t.Cleanup(e.stop)
 }

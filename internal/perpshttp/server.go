@@ -30,6 +30,8 @@ type Options struct {
 	Clock func() time.Time
 	// DomainName is the EIP-712 domain name (default "Polymarket").
 	DomainName string
+	// KnownKeys is perpsauth.Config.KnownKeys (0: default 256, <0: off).
+	KnownKeys int
 	// MaxModifies per order (default 10,000); tests lower it.
 	MaxModifies int
 	// IPBudget is request weight per IP per minute (default 1,000);
@@ -138,7 +140,7 @@ func New(opt Options) (*Server, error) {
 		opt.GroupLinger = 3 * time.Millisecond
 	}
 	s := &Server{opt: opt, log: opt.Log, now: opt.Clock, creds: creds{proxies: map[string]perps.Proxy{}}}
-	s.ver = perpsauth.New(perpsauth.Config{DomainName: opt.DomainName})
+	s.ver = perpsauth.New(perpsauth.Config{DomainName: opt.DomainName, KnownKeys: opt.KnownKeys})
 	s.ip = newBuckets(opt.IPBudget, time.Minute)
 	s.acts = newBuckets(opt.ActionBudget, time.Minute)
 	s.wsMsgs = newBuckets(opt.WSMessages, time.Minute)

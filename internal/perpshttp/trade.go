@@ -1,7 +1,9 @@
 package perpshttp
 
 import (
+	"context"
 	"encoding/json"
+	"net"
 	"net/http"
 	"time"
 
@@ -56,7 +58,7 @@ func (s *Server) trade(opType string) http.HandlerFunc {
 		if err != nil {
 			res = errResult(batch, 400, err.Error())
 		} else {
-			res = s.execTrade(opType, req)
+			res = s.execTrade(opType, req, connHint(r))
 		}
 		if res.retry > 0 {
 			retryAfter(w, res.retry)
@@ -70,9 +72,9 @@ func (s *Server) trade(opType string) http.HandlerFunc {
 // execTrade verifies (signature, age, exp, proxy, replay), charges action
 // weight and submits one journaled command whose event carries the per-item
 // results.
-func (s *Server) execTrade(opType string, req *perpsauth.Request) result {
+func (s *Server) execTrade(opType string, req *perpsauth.Request, hint *perpsauth.Hint) result {
 	batch := opType != "cancelAll"
-	v, err := s.ver.VerifyOp(req, opType, s.now(), s.resolve)
+	v, err := s.ver.VerifyOpHint(req, opType, s.now(), s.resolve, hint)
 	if err != nil {
 		code, msg := verifyStatus(err)
 		return errResult(batch, code, msg)
@@ -169,3 +171,25 @@ func (s *Server) execTrade(opType string, req *perpsauth.Request) result {
 
 // argCount is the number of items in a batch op's args (0 if not an array).
 func argCount(op json.RawMessage) int { return perpsauth.ArgCount(op) }
+
+type hintKey struct{}
+
+// ConnContext gives each connection its own signer hint
+// (perpsauth.Hint); install it as the perps http.Server's ConnContext.
+// Without it requests are verified by recovery alone, with the same answers.
+func ConnContext(ctx context.Context, _ net.Conn) context.Context {
+	return context.WithValue(ctx, hintKey{}, new(perpsauth.Hint))
+}
+
+// connHint is the request's connection hint, or nil.
+func connHint(r *http.Request) *perpsauth.Hint {
+	h, _ := r.Context().Value(hintKey{}).(*perpsauth.Hint)
+	return h
+}
+
+// SignerStats counts signed requests whose signer was found by recovery
+// ([0]) and by a connection's known key ([1]).
+func (s *Server) SignerStats() [2]uint64 {
+	r, k := s.ver.SignerStats()
+	return [2]uint64{r, k}
+}

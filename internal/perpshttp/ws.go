@@ -55,6 +55,7 @@ type wsConn struct {
 	inflight int      // trading posts being executed: their pushes wait for the ack
 	held     [][]byte // pushes held while inflight > 0
 	closed   bool
+	hint     perpsauth.Hint // who signs on this connection (see perpsauth.Hint)
 }
 
 func (s *Server) wsHandler(w http.ResponseWriter, r *http.Request) {
@@ -206,7 +207,7 @@ func (c *wsConn) handle(raw []byte) {
 			c.mu.Lock()
 			c.inflight++
 			c.mu.Unlock()
-			res := s.execTrade(op.Type, req)
+			res := s.execTrade(op.Type, req, &c.hint)
 			b, _ := json.Marshal(wsReply{ID: f.ID, Data: res.body})
 			c.mu.Lock()
 			c.enqueueLocked(b)

@@ -60,15 +60,24 @@ func (sig Signature) Hex() string {
 // Recover returns the address whose key produced sig over digest. It rejects
 // high-S signatures (see ErrHighS) before any curve arithmetic.
 func Recover(digest [32]byte, sig Signature) (Address, error) {
+	pub, err := RecoverPub(digest, sig)
+	if err != nil {
+		return Address{}, err
+	}
+	return PubkeyAddress(pub), nil
+}
+
+// RecoverPub is Recover returning the public key itself (for NewKey).
+func RecoverPub(digest [32]byte, sig Signature) (*secp256k1.PublicKey, error) {
 	var s secp256k1.ModNScalar
 	if overflow := s.SetByteSlice(sig[32:64]); overflow {
-		return Address{}, ErrRecover
+		return nil, ErrRecover
 	}
 	if s.IsOverHalfOrder() {
-		return Address{}, ErrHighS
+		return nil, ErrHighS
 	}
 	if sig[64] > 1 {
-		return Address{}, ErrSignatureFormat
+		return nil, ErrSignatureFormat
 	}
 	// decred's compact form is <27+recid> || r || s (uncompressed key flag off).
 	var compact [65]byte
@@ -76,9 +85,9 @@ func Recover(digest [32]byte, sig Signature) (Address, error) {
 	copy(compact[1:], sig[:64])
 	pub, _, err := ecdsa.RecoverCompact(compact[:], digest[:])
 	if err != nil {
-		return Address{}, ErrRecover
+		return nil, ErrRecover
 	}
-	return PubkeyAddress(pub), nil
+	return pub, nil
 }
 
 // PubkeyAddress is the last 20 bytes of keccak256 of the uncompressed public

@@ -37,6 +37,11 @@ func NewMetrics() *Metrics {
 	return m
 }
 
+// CounterFunc registers a counter read from f at scrape time.
+func (m *Metrics) CounterFunc(name, help string, labels map[string]string, f func() float64) {
+	m.Registry.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{Name: name, Help: help, ConstLabels: labels}, f))
+}
+
 // Handler serves the registry in the Prometheus text format.
 func (m *Metrics) Handler() http.Handler {
 	return promhttp.HandlerFor(m.Registry, promhttp.HandlerOpts{})

@@ -26,6 +26,8 @@ type Listener struct {
 	Wrap func(http.Handler) http.Handler
 	// ServesOK: Handler answers GET /ok itself (e.g. behind its own limits).
 	ServesOK bool
+	// ConnContext, if set, is the http.Server's: per-connection state.
+	ConnContext func(ctx context.Context, c net.Conn) context.Context
 
 	ln  net.Listener
 	srv *http.Server
@@ -81,6 +83,7 @@ func (g *Group) Start() error {
 		}
 		l.srv = &http.Server{
 			Handler:           h,
+			ConnContext:       l.ConnContext,
 			ReadHeaderTimeout: 10 * time.Second,
 			IdleTimeout:       120 * time.Second,
 			ErrorLog:          slog.NewLogLogger(g.Log.Handler(), slog.LevelWarn),
