@@ -3,6 +3,8 @@ package journal
 import (
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 
 	"pmx/internal/cpuclock"
@@ -115,7 +117,7 @@ func BenchmarkOpenReplay(b *testing.B) {
 	b.SetBytes(int64(len(benchPayload) + RecordOverhead))
 	b.ReportAllocs()
 	b.ResetTimer()
-	m := cpuclock.Start()
+	m, read := cpuclock.Start(), readBytes()
 	j, _, err = Open(dir, Options{})
 	if err != nil {
 		b.Fatal(err)
@@ -127,7 +129,28 @@ func BenchmarkOpenReplay(b *testing.B) {
 		b.Fatalf("replayed %d of %d: %v", n, b.N, err)
 	}
 	m.Report(b)
+	if read >= 0 {
+		b.ReportMetric(float64(readBytes()-read)/float64(b.N), "read-B/op")
+	}
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "cmds/s")
+}
+
+// readBytes is the bytes this process has read through read syscalls
+// (/proc/self/io rchar, page-cache hits included), or -1 where unavailable.
+func readBytes() int64 {
+	b, err := os.ReadFile("/proc/self/io")
+	if err != nil {
+		return -1
+	}
+	for line := range strings.Lines(string(b)) {
+		if v, ok := strings.CutPrefix(line, "rchar: "); ok {
+			n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+			if err == nil {
+				return n
+			}
+		}
+	}
+	return -1
 }
 
 // BenchmarkFdatasync is the floor group commit amortizes: one 4 KiB append
