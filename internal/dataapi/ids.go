@@ -4,29 +4,12 @@ import (
 	"math/big"
 	"strconv"
 	"strings"
+
+	"pmx/internal/hexid"
 )
 
-// isHex reports whether s is non-empty hex digits (either case).
-func isHex(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
-			return false
-		}
-	}
-	return true
-}
-
 // hexID checks "0x" + n hex digits and returns it lower-cased.
-func hexID(s string, n int) (string, bool) {
-	if len(s) != 2+n || (s[:2] != "0x" && s[:2] != "0X") || !isHex(s[2:]) {
-		return "", false
-	}
-	return "0x" + strings.ToLower(s[2:]), true
-}
+func hexID(s string, n int) (string, bool) { return hexid.Canonical(s, n) }
 
 // ConditionID validates a market condition id: 0x + 64 hex, lower-cased.
 func ConditionID(s string) (string, bool) { return hexID(s, 64) }

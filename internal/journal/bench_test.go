@@ -3,6 +3,8 @@ package journal
 import (
 	"os"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 
 	"pmx/internal/cpuclock"
@@ -93,6 +95,62 @@ func BenchmarkReplay(b *testing.B) {
 	}
 	m.Report(b)
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "cmds/s")
+}
+
+// BenchmarkOpenReplay is start-up: Open (which checks the last segment's
+// tail) then Replay from the first record, over b.N records written
+// beforehand into one segment (the default 64 MiB holds ~750,000).
+func BenchmarkOpenReplay(b *testing.B) {
+	dir := b.TempDir()
+	j, _, err := Open(dir, Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var last *Commit
+	for range b.N {
+		_, last = j.Enqueue(1, benchPayload)
+	}
+	if err := last.Wait(); err != nil {
+		b.Fatal(err)
+	}
+	j.Close()
+	b.SetBytes(int64(len(benchPayload) + RecordOverhead))
+	b.ReportAllocs()
+	b.ResetTimer()
+	m, read := cpuclock.Start(), readBytes()
+	j, _, err = Open(dir, Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer j.Close()
+	n := 0
+	err = j.Replay(1, func(r Record) error { n++; return nil })
+	if err != nil || n != b.N {
+		b.Fatalf("replayed %d of %d: %v", n, b.N, err)
+	}
+	m.Report(b)
+	if read >= 0 {
+		b.ReportMetric(float64(readBytes()-read)/float64(b.N), "read-B/op")
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "cmds/s")
+}
+
+// readBytes is the bytes this process has read through read syscalls
+// (/proc/self/io rchar, page-cache hits included), or -1 where unavailable.
+func readBytes() int64 {
+	b, err := os.ReadFile("/proc/self/io")
+	if err != nil {
+		return -1
+	}
+	for line := range strings.Lines(string(b)) {
+		if v, ok := strings.CutPrefix(line, "rchar: "); ok {
+			n, err := strconv.ParseInt(strings.TrimSpace(v), 10, 64)
+			if err == nil {
+				return n
+			}
+		}
+	}
+	return -1
 }
 
 // BenchmarkFdatasync is the floor group commit amortizes: one 4 KiB append

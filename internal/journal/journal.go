@@ -77,6 +77,17 @@ type Journal struct {
 
 	segMu sync.Mutex
 	segs  []uint64 // first seq of every segment, ascending; last is active
+	// tail is what Open read and checked of the last segment, handed to the
+	// first reader so start-up (Open, then Replay) reads that file once.
+	tail *segTail
+}
+
+// segTail is the checked good prefix of a segment: buf holds exactly its
+// records from first on, as on disk after Open's truncation. The file may
+// since have grown past len(buf); it never changes below that.
+type segTail struct {
+	first uint64
+	buf   []byte
 }
 
 // Commit is the durability handle of one group commit, shared by every
@@ -160,6 +171,9 @@ func Open(dir string, opts Options) (*Journal, Recovery, error) {
 			return nil, rec, err
 		}
 		j.f, j.size, j.next = f, int64(good), first+count
+		if good > 0 {
+			j.tail = &segTail{first: first, buf: buf[:good]}
+		}
 	}
 	j.segs = segs
 	j.durable.Store(j.next - 1)

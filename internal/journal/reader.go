@@ -23,6 +23,8 @@ type Reader struct {
 	next uint64 // sequence number expected next
 	last uint64 // stop after this sequence number
 	f    *os.File
+	tail *segTail // Open's copy of a segment's prefix, until the reader reaches it
+	mem  []byte   // unread part of that copy: decoded from memory before br
 	br   *bufio.Reader
 	hdr  [headerSize]byte
 	body []byte
@@ -37,6 +39,8 @@ func (j *Journal) NewReader(from uint64) (*Reader, error) {
 	last := j.durable.Load()
 	j.segMu.Lock()
 	segs := slices.Clone(j.segs)
+	tail := j.tail
+	j.tail = nil // only the first reader (start-up's Replay) uses it
 	j.segMu.Unlock()
 	if from < segs[0] {
 		return nil, fmt.Errorf("%w: want %d, first held is %d", ErrPruned, from, segs[0])
@@ -45,7 +49,7 @@ func (j *Journal) NewReader(from uint64) (*Reader, error) {
 	for idx+1 < len(segs) && segs[idx+1] <= from {
 		idx++
 	}
-	r := &Reader{dir: j.dir, segs: segs, idx: idx, next: segs[idx], last: last}
+	r := &Reader{dir: j.dir, segs: segs, idx: idx, next: segs[idx], last: last, tail: tail}
 	if err := r.open(); err != nil {
 		return nil, err
 	}
@@ -67,6 +71,16 @@ func (r *Reader) open() error {
 		r.f.Close()
 	}
 	r.f = f
+	r.mem = nil
+	if t := r.tail; t != nil && t.first == r.segs[r.idx] {
+		// The file's first len(t.buf) bytes are t.buf (Open checked them and
+		// segments are append-only): decode those from memory and read only
+		// what was appended since from the file.
+		r.tail, r.mem = nil, t.buf
+		if _, err := f.Seek(int64(len(t.buf)), io.SeekStart); err != nil {
+			return err
+		}
+	}
 	if r.br == nil {
 		r.br = bufio.NewReaderSize(f, 1<<20)
 	} else {
@@ -88,21 +102,7 @@ func (r *Reader) Next() (Record, error) {
 			return Record{}, err
 		}
 	}
-	if _, err := io.ReadFull(r.br, r.hdr[:]); err != nil {
-		return Record{}, r.corrupt(err)
-	}
-	n, err := bodyLen(r.hdr[:])
-	if err != nil {
-		return Record{}, r.corrupt(err)
-	}
-	if cap(r.body) < n {
-		r.body = make([]byte, n, max(n, 2*cap(r.body)))
-	}
-	r.body = r.body[:n]
-	if _, err := io.ReadFull(r.br, r.body); err != nil {
-		return Record{}, r.corrupt(err)
-	}
-	rec, err := decodeBody(r.hdr[:], r.body)
+	rec, err := r.read()
 	if err != nil {
 		return Record{}, r.corrupt(err)
 	}
@@ -111,6 +111,31 @@ func (r *Reader) Next() (Record, error) {
 	}
 	r.next++
 	return rec, nil
+}
+
+// read decodes the next record of the open segment, from mem while it
+// lasts, then from the file.
+func (r *Reader) read() (Record, error) {
+	if len(r.mem) > 0 {
+		rec, n, err := DecodeRecord(r.mem)
+		r.mem = r.mem[n:]
+		return rec, err
+	}
+	if _, err := io.ReadFull(r.br, r.hdr[:]); err != nil {
+		return Record{}, err
+	}
+	n, err := bodyLen(r.hdr[:])
+	if err != nil {
+		return Record{}, err
+	}
+	if cap(r.body) < n {
+		r.body = make([]byte, n, max(n, 2*cap(r.body)))
+	}
+	r.body = r.body[:n]
+	if _, err := io.ReadFull(r.br, r.body); err != nil {
+		return Record{}, err
+	}
+	return decodeBody(r.hdr[:], r.body)
 }
 
 func (r *Reader) corrupt(err error) error {

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"pmx/internal/amount"
+	"pmx/internal/hexid"
 )
 
 // Limits on free text, so one line cannot carry megabytes of question text.
@@ -281,15 +282,12 @@ func payouts(p []amount.Micro) error {
 // hexID checks "0x" + n hex digits (optionally starting with prefix after
 // the 0x) and lower-cases *s.
 func hexID(s *string, name string, n int, prefix ...string) error {
-	v := *s
-	if v == "" {
+	if *s == "" {
 		return fmt.Errorf("%s is required", name)
 	}
-	if len(v) != 2+n || (v[:2] != "0x" && v[:2] != "0X") || !isHex(v[2:]) {
-		return fmt.Errorf("%s must be 0x + %d hex digits, got %q", name, n, clip(v))
-	}
-	if v[1] == 'X' || strings.ToLower(v) != v { // ToLower does not allocate when v is lower-case
-		v = "0x" + strings.ToLower(v[2:])
+	v, ok := hexid.Canonical(*s, n)
+	if !ok {
+		return fmt.Errorf("%s must be 0x + %d hex digits, got %q", name, n, clip(*s))
 	}
 	if len(prefix) > 0 && !strings.HasPrefix(v[2:], prefix[0]) {
 		return fmt.Errorf("%s must start with 0x%s", name, prefix[0])
@@ -330,16 +328,6 @@ func tokenID(s *string, name string) error {
 	}
 	*s = v
 	return nil
-}
-
-func isHex(s string) bool {
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f' || 'A' <= c && c <= 'F') {
-			return false
-		}
-	}
-	return true
 }
 
 func side(s string) error { return check(s == "BUY" || s == "SELL", "side must be BUY or SELL") }

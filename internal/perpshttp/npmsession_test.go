@@ -4,8 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"net/http/httptest"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -15,23 +13,15 @@ import (
 
 	"pmx/internal/clob"
 	"pmx/internal/clobsql"
+	"pmx/internal/npmtest"
 )
 
 // TestOfficialNPMClientSession runs clients/perps-session.test.mjs: the
 // official client's whole perps session (CLOB key on a CLOB listener, then
 // proxy, WS and trading on this one).
 func TestOfficialNPMClientSession(t *testing.T) {
-	node, err := exec.LookPath("node")
-	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("node is required in CI for the npm client test")
-		}
-		t.Skip("node not installed")
-	}
-	dir, _ := filepath.Abs("../../clients")
-	if _, err := os.Stat(filepath.Join(dir, "node_modules", "@polymarket", "client", "package.json")); err != nil {
-		t.Skip("clients/node_modules missing (TestOfficialNPMClientPublic installs it)")
-	}
+	node := npmtest.MustNode(t)
+	dir := npmtest.InstalledClients(t, "TestOfficialNPMClientPublic installs it")
 	db, err := sql.Open("sqlite", "file:"+filepath.Join(t.TempDir(), "clob.db")+"?_pragma=journal_mode(WAL)&_pragma=busy_timeout(5000)&_txlock=immediate")
 	if err != nil {
 		t.Fatal(err)
@@ -67,15 +57,7 @@ func TestOfficialNPMClientSession(t *testing.T) {
 	e.instrument()
 	e.adminPost("/admin/perps/deposits", `{"address":"0x90F79bf6EB2c4f870365E785982E1f101E93b906","amount":"100000"}`)
 
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, node, "--experimental-websocket", "--test", "perps-session.test.mjs")
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "PMX_CLOB_URL="+clobSrv.URL, "PMX_PERPS_URL="+e.api.URL,
-		"PMX_PERPS_WS=ws"+strings.TrimPrefix(e.api.URL, "http")+"/v1/ws")
-	out, err := cmd.CombinedOutput()
-	t.Logf("node --test:\n%s", out)
-	if err != nil {
-		t.Fatalf("npm client session test failed: %v", err)
-	}
+	npmtest.MustRun(t, node, dir, []string{"PMX_CLOB_URL=" + clobSrv.URL, "PMX_PERPS_URL=" + e.api.URL,
+		"PMX_PERPS_WS=ws" + strings.TrimPrefix(e.api.URL, "http") + "/v1/ws"},
+		"--experimental-websocket", "--test", "perps-session.test.mjs")
 }

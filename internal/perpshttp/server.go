@@ -62,6 +62,12 @@ type Options struct {
 	// cuts the fdatasyncs per order several-fold (docs/perf/perps.md),
 	// a lone client never waits.
 	GroupLinger time.Duration
+
+	// queueWait, tests only: runs after a trading command was verified and
+	// charged, before its deadline check. It stands for the time a command
+	// can spend waiting before it is sequenced, which no real option can
+	// stretch deterministically.
+	queueWait func()
 }
 
 // Server is the perps API over one engine.

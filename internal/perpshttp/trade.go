@@ -146,6 +146,9 @@ func (s *Server) execTrade(opType string, req *perpsauth.Request, hint *perpsaut
 		res.retry = wait
 		return res
 	}
+	if s.opt.queueWait != nil {
+		s.opt.queueWait()
+	}
 	if s.now().UnixMilli() > v.DeadlineMs { // deadline passed before sequencing: not executed
 		return fail(400, perpsauth.ErrCommandExpired.Error())
 	}

@@ -291,3 +291,50 @@ func TestRateLimits(t *testing.T) {
 		t.Errorf("depth 500 weighs 10, the whole budget: %d %s", code, body)
 	}
 }
+
+// TestCommandQueuedPastItsDeadlineIsNotExecuted: a command verified in time
+// whose deadline (exp, default now+5 s) passes while it waits to be sequenced
+// is answered 400 "command expired" and has no effect: no order, no history,
+// and its replay entry is dropped so the identical request may be resent.
+// The control row waits less than its deadline and is executed.
+func TestCommandQueuedPastItsDeadlineIsNotExecuted(t *testing.T) {
+	for _, c := range []struct {
+		name     string
+		exp      int64 // ms after now; 0: absent (the 5 s default)
+		wait     time.Duration
+		executed bool
+	}{
+		{name: "default deadline passes", wait: 5*time.Second + time.Millisecond},
+		{name: "clamped deadline passes", exp: 3600_000, wait: 5*time.Second + time.Millisecond},
+		{name: "explicit deadline passes", exp: 1000, wait: 1001 * time.Millisecond},
+		{name: "within the deadline", exp: 1000, wait: 999 * time.Millisecond, executed: true},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var e *env
+			e = newEnv(t, Options{queueWait: func() { e.advance(c.wait) }})
+			e.instrument()
+			a := e.trader(1, "100000")
+			extra := ""
+			if c.exp != 0 {
+				extra = fmt.Sprintf(`,"exp":%d`, int64(e.now())+c.exp)
+			}
+			keys := e.srv.ver.Replay().Len()
+			code, body := a.placeRaw(extra, ord{iid: 1, buy: true, p: "100", qty: "1"})
+			var orders []orderRow
+			a.read("/v1/account/orders", &orders)
+			added := e.srv.ver.Replay().Len() - keys
+			if c.executed {
+				if code != 200 || !strings.Contains(body, `"ok"`) || len(orders) != 1 || added != 1 {
+					t.Fatalf("executed: %d %s, orders %+v, replay entries +%d", code, body, orders, added)
+				}
+				return
+			}
+			if code != 400 || strings.TrimSpace(body) != `[{"status":"err","error":"command expired"}]` {
+				t.Errorf("answer: %d %s", code, body)
+			}
+			if bids := e.bids(); len(orders) != 0 || len(bids) != 0 || added != 0 {
+				t.Errorf("expired command had an effect: orders %+v, bids %v, replay entries +%d", orders, bids, added)
+			}
+		})
+	}
+}
