@@ -149,7 +149,7 @@ func (s *Server) execTrade(opType string, req *perpsauth.Request, hint *perpsaut
 	if s.opt.queueWait != nil {
 		s.opt.queueWait()
 	}
-	if s.now().UnixMilli() > v.DeadlineMs { // deadline passed before sequencing: not executed
+	if s.now().UnixMilli() >= v.DeadlineMs { // deadline passed before sequencing: not executed
 		return fail(400, perpsauth.ErrCommandExpired.Error())
 	}
 	ev, err := s.submit(c)

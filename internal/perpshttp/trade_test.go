@@ -307,6 +307,7 @@ func TestCommandQueuedPastItsDeadlineIsNotExecuted(t *testing.T) {
 		{name: "default deadline passes", wait: 5*time.Second + time.Millisecond},
 		{name: "clamped deadline passes", exp: 3600_000, wait: 5*time.Second + time.Millisecond},
 		{name: "explicit deadline passes", exp: 1000, wait: 1001 * time.Millisecond},
+		{name: "deadline reached", exp: 1000, wait: 1000 * time.Millisecond}, // at server time is expired, as for exp
 		{name: "within the deadline", exp: 1000, wait: 999 * time.Millisecond, executed: true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
