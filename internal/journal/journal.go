@@ -20,16 +20,21 @@ type Options struct {
 	// production.
 	Sync func(*os.File) error
 	// Linger lets a group wait up to this long for more records before
-	// its write and fdatasync, while they keep arriving. An fdatasync costs
-	// the machine far more CPU than its records' own work (on a VM each one
-	// is I/O exits and interrupts), so a CPU-bound server with many
-	// concurrent producers serves more records per second with fewer,
-	// larger groups. It waits only when the previous group held more than
-	// one record (a lone producer never waits), in steps of Linger/8, and
-	// stops at the first step that brings no record. Durability is
+	// its write and fdatasync. An fdatasync costs the machine far more CPU
+	// than its records' own work (on a VM each one is I/O exits and
+	// interrupts), so a CPU-bound server with many concurrent producers
+	// serves more records per second with fewer, larger groups. It waits
+	// only when the previous group held more than one record (a lone
+	// producer never waits), and only while the process has more runnable
+	// goroutines than the group has records (linger.go). Durability is
 	// unchanged: nothing is reported committed before its fsync returned.
 	// 0 (default): no lingering.
 	Linger time.Duration
+
+	// Tests only: the run-queue reader and the linger step (default
+	// runnableGoroutines and Linger/8).
+	runQueue   func() int
+	lingerStep time.Duration
 }
 
 // Recovery describes what Open found at the tail of the journal.
@@ -63,9 +68,10 @@ type Journal struct {
 	err     error   // sticky: write/sync failure or ErrClosed
 	closing bool
 
-	wake    chan struct{} // cap 1: "the current group is not empty"
-	quit    chan struct{} // closed when Close begins (ends a linger)
-	stopped chan struct{} // closed when the flusher exits
+	wake       chan struct{} // cap 1: "the current group is not empty"
+	quit       chan struct{} // closed when Close begins (ends a linger)
+	queuedWork func() int    // runnable goroutines (linger.go); tests replace it
+	stopped    chan struct{} // closed when the flusher exits
 
 	durable atomic.Uint64 // last fsynced sequence number
 	groups  atomic.Uint64 // group commits (fsyncs) done
@@ -127,6 +133,12 @@ func Open(dir string, opts Options) (*Journal, Recovery, error) {
 	}
 	if opts.Sync == nil {
 		opts.Sync = syncData
+	}
+	if opts.runQueue == nil {
+		opts.runQueue = runnableGoroutines()
+	}
+	if opts.lingerStep <= 0 {
+		opts.lingerStep = max(opts.Linger/8, time.Microsecond)
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, Recovery{}, err
@@ -241,8 +253,8 @@ func (j *Journal) flusher() {
 	defer close(j.stopped)
 	lastN := 0
 	for range j.wake {
-		if j.opts.Linger > 0 && lastN > 1 {
-			j.linger()
+		if j.opts.Linger > 0 && lastN > 1 && j.linger() == 0 && !j.isClosing() {
+			continue // nothing queued yet: the next record's wake lingers for it
 		}
 		// Waiters of the group just synced are being woken and will append
 		// again at once. If far fewer records are queued than last time,
@@ -297,29 +309,10 @@ func (j *Journal) flusher() {
 	}
 }
 
-// linger waits while records keep joining the current group, at most
-// Options.Linger in all (see there). Close cuts it short.
-func (j *Journal) linger() {
-	step := max(j.opts.Linger/8, time.Microsecond)
-	t := time.NewTimer(step)
-	defer t.Stop()
-	n := j.queued()
-	if n == 0 { // a wake without records: nothing to group yet
-		return
-	}
-	for waited := time.Duration(0); waited < j.opts.Linger; waited += step {
-		select {
-		case <-t.C:
-		case <-j.quit:
-			return
-		}
-		m := j.queued()
-		if m == n {
-			return
-		}
-		n = m
-		t.Reset(step)
-	}
+func (j *Journal) isClosing() bool {
+	j.mu.Lock()
+	defer j.mu.Unlock()
+	return j.closing
 }
 
 // queued is the current group's record count.

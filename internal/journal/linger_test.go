@@ -45,18 +45,20 @@ func TestLingerConcurrentProducers(t *testing.T) {
 	}
 }
 
-// Close ends a linger at once and still makes the lingering group durable.
-func TestLingerCutShortByClose(t *testing.T) {
-	dir := t.TempDir()
+// lingering opens a journal whose next group lingers: the group before it
+// held three records (a lone producer never lingers).
+func lingering(t *testing.T, dir string, opts Options) *Journal {
+	t.Helper()
 	release := make(chan struct{})
 	first := true
-	j, _, err := Open(dir, Options{Linger: time.Hour, Sync: func(f *os.File) error {
+	opts.Sync = func(f *os.File) error {
 		if first { // hold the first group until three more records queue behind it
 			first = false
 			<-release
 		}
 		return syncData(f)
-	}})
+	}
+	j, _, err := Open(dir, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,6 +75,15 @@ func TestLingerCutShortByClose(t *testing.T) {
 	if err := cs[2].Wait(); err != nil { // group 2 = records 2..4: lastN is now 3
 		t.Fatal(err)
 	}
+	return j
+}
+
+func runQueueOf(n int) func() int { return func() int { return n } }
+
+// Close ends a linger at once and still makes the lingering group durable.
+func TestLingerCutShortByClose(t *testing.T) {
+	dir := t.TempDir()
+	j := lingering(t, dir, Options{Linger: time.Hour, runQueue: runQueueOf(1000)})
 	_, c5 := j.Enqueue(50, payloadFor(5)) // this group lingers (an hour) ...
 	if err := j.Close(); err != nil {     // ... until Close
 		t.Fatal(err)
@@ -80,11 +91,38 @@ func TestLingerCutShortByClose(t *testing.T) {
 	if err := c5.Wait(); err != nil {
 		t.Fatalf("lingering record: %v", err)
 	}
-	j2, rec := openT(t, dir, Options{})
+	_, rec := openT(t, dir, Options{})
 	if rec.LastSeq != 5 {
 		t.Fatalf("recovered through %d, want 5", rec.LastSeq)
 	}
-	_ = j2
+}
+
+// A lingering group syncs once it holds as many records as there are
+// runnable goroutines, and not before (linger.go).
+func TestLingerUntilGroupMatchesRunQueue(t *testing.T) {
+	j := lingering(t, t.TempDir(), Options{Linger: time.Hour, lingerStep: time.Millisecond, runQueue: runQueueOf(3)})
+	_, c5 := j.Enqueue(50, payloadFor(5))
+	_, c6 := j.Enqueue(60, payloadFor(6))
+	for range 20 { // twenty steps: two records of three never sync (an hour's linger)
+		time.Sleep(time.Millisecond)
+		select {
+		case <-c5.Done():
+			t.Fatal("group synced with fewer records than runnable goroutines")
+		default:
+		}
+	}
+	_, c7 := j.Enqueue(70, payloadFor(7))
+	if err := c7.Wait(); err != nil || c6 != c7 {
+		t.Fatalf("third record: %v (same group: %v)", err, c6 == c7)
+	}
+}
+
+// With nothing runnable the group syncs at once, however long the linger.
+func TestLingerEmptyRunQueueSyncsAtOnce(t *testing.T) {
+	j := lingering(t, t.TempDir(), Options{Linger: time.Hour, runQueue: runQueueOf(0)})
+	if _, err := j.Append(50, payloadFor(5)); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // syncing reports whether c was taken by the flusher (no longer current).

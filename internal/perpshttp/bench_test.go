@@ -104,7 +104,8 @@ type placer struct {
 // newPlacer signs total requests of n orders each (before any timer).
 func newPlacer(b *testing.B, n, total int) *placer {
 	linger, _ := strconv.Atoi(os.Getenv("PMX_BENCH_LINGER_US")) // experiments: the server's GroupLinger
-	e := newEnv(b, Options{IPBudget: 1 << 30, ActionBudget: 1 << 30, GroupLinger: time.Duration(linger) * time.Microsecond})
+	known, _ := strconv.Atoi(os.Getenv("PMX_BENCH_KNOWN_KEYS")) // -1: every signer recovered
+	e := newEnv(b, Options{IPBudget: 1 << 30, ActionBudget: 1 << 30, GroupLinger: time.Duration(linger) * time.Microsecond, KnownKeys: known})
 	e.instrument()
 	a := e.trader(1, "1000000000")
 	if a.secret == "" {
