@@ -119,7 +119,8 @@ func TestServeWithDemoAnswersOnEveryListenerAndLocksTheDataDir(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if code, body := get(t, urls["admin"]+"/metrics"); code != 200 || !strings.Contains(body, "pmx_http_requests_total") {
+	if code, body := get(t, urls["admin"]+"/metrics"); code != 200 || !strings.Contains(body, "pmx_http_requests_total") ||
+		!strings.Contains(body, `pmx_perps_signers_total{how="known_key"}`) || !strings.Contains(body, `pmx_perps_signers_total{how="recovered"}`) {
 		t.Errorf("metrics: %d", code)
 	}
 	if code, _ := get(t, urls["admin"]+"/admin/nothing", "Authorization", "Bearer "+strings.TrimSpace(string(token))); code != 404 {
