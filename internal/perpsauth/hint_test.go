@@ -2,7 +2,9 @@ package perpsauth
 
 import (
 	"errors"
+	"fmt"
 	"strings"
+	"sync"
 	"testing"
 
 	"pmx/internal/secp"
@@ -149,5 +151,42 @@ func TestKeyCacheBounded(t *testing.T) {
 	}
 	if len(c.keys) != 2 {
 		t.Fatalf("%d keys cached, max 2", len(c.keys))
+	}
+}
+
+// TestHintConcurrentPosts: one connection's hint used by concurrent posts
+// (a WebSocket verifies them in parallel) gives every post the same answer
+// as recovery; run under -race.
+func TestHintConcurrentPosts(t *testing.T) {
+	e := newHintEnv(t, Config{})
+	var h Hint
+	reqs := make([]*Request, 40)
+	for i := range reqs {
+		k := e.a
+		if i%7 == 3 {
+			k = e.b
+		}
+		reqs[i] = signedCancel(t, k, 1, uint64(i+1), uint64(now0.UnixMilli()), "")
+	}
+	errs := make(chan error, len(reqs))
+	var wg sync.WaitGroup
+	for i, r := range reqs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			got, err := e.v.VerifyOpHint(r, "cancelOrders", now0, e.resolve, &h)
+			want := e.a.hex
+			if i%7 == 3 {
+				want = e.b.hex
+			}
+			if err != nil || !strings.EqualFold(got.Signer.Hex(), want) {
+				errs <- fmt.Errorf("post %d: %+v, %v (want signer %s)", i, got, err, want)
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Error(err)
 	}
 }
