@@ -68,10 +68,9 @@ type Journal struct {
 	err     error   // sticky: write/sync failure or ErrClosed
 	closing bool
 
-	wake       chan struct{} // cap 1: "the current group is not empty"
-	quit       chan struct{} // closed when Close begins (ends a linger)
-	queuedWork func() int    // runnable goroutines (linger.go); tests replace it
-	stopped    chan struct{} // closed when the flusher exits
+	wake    chan struct{} // cap 1: "the current group is not empty"
+	quit    chan struct{} // closed when Close begins (ends a linger)
+	stopped chan struct{} // closed when the flusher exits
 
 	durable atomic.Uint64 // last fsynced sequence number
 	groups  atomic.Uint64 // group commits (fsyncs) done
