@@ -13,8 +13,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/decred/dcrd/dcrec/secp256k1/v4"
-
 	"pmx/internal/eip712"
 	"pmx/internal/keccak"
 	"pmx/internal/secp"
@@ -182,7 +180,7 @@ func (v *Verifier) VerifyOpHint(r *Request, want string, now time.Time, resolve 
 		return nil, ErrInvalidSignature
 	}
 	signer, known := h.signedBy(digest, sig)
-	var pub *secp256k1.PublicKey
+	var pub *secp.PublicKey
 	if known {
 		v.known.Add(1)
 	} else {

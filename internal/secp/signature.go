@@ -67,6 +67,10 @@ func Recover(digest [32]byte, sig Signature) (Address, error) {
 	return PubkeyAddress(pub), nil
 }
 
+// PublicKey is a signer's public key (decred's type; callers need not
+// import it).
+type PublicKey = secp256k1.PublicKey
+
 // RecoverPub is Recover returning the public key itself (for NewKey).
 func RecoverPub(digest [32]byte, sig Signature) (*secp256k1.PublicKey, error) {
 	var s secp256k1.ModNScalar
