@@ -183,21 +183,14 @@ func TestTornTail(t *testing.T) {
 			appendN(t, j, 10)
 			j.Close()
 			path := segmentPath(dir, 1)
-			b, err := os.ReadFile(path)
-			if err != nil {
-				t.Fatal(err)
-			}
-			damaged := tc.damage(b)
-			if err := os.WriteFile(path, damaged, 0o644); err != nil {
-				t.Fatal(err)
-			}
+			damagedLen := damageTail(t, dir, 1, tc.damage)
 			j2, rec := openT(t, dir, Options{})
 			if rec.LastSeq != tc.wantLast {
 				t.Fatalf("last %d, want %d (recovery %+v)", rec.LastSeq, tc.wantLast, rec)
 			}
 			st, _ := os.Stat(path)
-			if rec.TruncatedBytes != int64(len(damaged))-st.Size() {
-				t.Fatalf("truncated %d, file went %d -> %d", rec.TruncatedBytes, len(damaged), st.Size())
+			if rec.TruncatedBytes != int64(damagedLen)-st.Size() {
+				t.Fatalf("truncated %d, file went %d -> %d", rec.TruncatedBytes, damagedLen, st.Size())
 			}
 			checkReplay(t, j2, 1, tc.wantLast)
 			// Appends continue right after the last good record.

@@ -7,16 +7,20 @@ import (
 )
 
 // damageTail rewrites segment first of dir through damage.
-func damageTail(t *testing.T, dir string, first uint64, damage func([]byte) []byte) {
+// damageTail rewrites segment first with damage applied and returns the
+// damaged file's length.
+func damageTail(t *testing.T, dir string, first uint64, damage func([]byte) []byte) int {
 	t.Helper()
 	path := segmentPath(dir, first)
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(path, damage(b), 0o644); err != nil {
+	damaged := damage(b)
+	if err := os.WriteFile(path, damaged, 0o644); err != nil {
 		t.Fatal(err)
 	}
+	return len(damaged)
 }
 
 // TestFirstReplayAfterTornTail: the first reader after Open takes the last
