@@ -35,10 +35,11 @@ func (e *Engine[E]) loop() {
 		e.evbuf = make([]E, 0, len(batch))
 		published = published[:0]
 		for _, r := range batch {
-			if r.kind == kindCommand && e.applyOne(r) {
-				published = append(published, Applied[E]{Seq: r.seq, TS: r.ts, Events: r.res.Events})
-			} else if r.kind != kindCommand {
+			switch {
+			case r.kind != kindCommand:
 				e.controlOne(r)
+			case e.applyOne(r):
+				published = append(published, Applied[E]{Seq: r.seq, TS: r.ts, Events: r.res.Events})
 			}
 			r.done <- struct{}{}
 		}
