@@ -72,34 +72,18 @@ func (c *Conn) Close() error {
 // returns the status and the body's length. A connection the server closed
 // (or asked to close) is re-dialled before the next request.
 func (c *Conn) Get(target string) (status int, n int64, err error) {
-	if c.nc == nil {
-		if err := c.redial(); err != nil {
-			return 0, 0, err
-		}
-	}
-	c.req = append(c.req[:0], "GET "...)
-	c.req = append(c.req, target...)
-	c.req = append(c.req, " HTTP/1.1\r\nHost: "...)
-	c.req = append(c.req, c.host...)
-	c.req = append(c.req, "\r\nUser-Agent: pmx-bench\r\n"...)
-	c.req = append(c.req, c.Header...)
-	c.req = append(c.req, "\r\n"...)
-	if _, err := c.nc.Write(c.req); err != nil {
-		_ = c.Close()
-		return 0, 0, err
-	}
-	status, n, keep, err := readResponse(c.r, nil)
-	if err != nil || !keep {
-		_ = c.Close()
-	}
-	return status, n, err
+	c.req = appendRequest(c.req[:0], "GET", c.host, target, c.Header, nil)
+	return c.roundTrip(c.req, nil)
 }
 
 // Request builds the bytes of one HTTP/1.1 request: method, target, Host,
 // extra header lines ("Name: value\r\n" each), and a body with its
 // Content-Length (none when body is nil).
 func Request(method, host, target, header string, body []byte) []byte {
-	b := make([]byte, 0, 128+len(header)+len(body))
+	return appendRequest(make([]byte, 0, 128+len(header)+len(body)), method, host, target, header, body)
+}
+
+func appendRequest(b []byte, method, host, target, header string, body []byte) []byte {
 	b = append(b, method...)
 	b = append(b, ' ')
 	b = append(b, target...)
@@ -120,21 +104,29 @@ func Request(method, host, target, header string, body []byte) []byte {
 // appending its body to buf[:0]; the returned body aliases buf's storage,
 // so reuse buf for the next call without allocating.
 func (c *Conn) Do(req, buf []byte) (status int, body []byte, err error) {
+	body = buf[:0]
+	status, _, err = c.roundTrip(req, &body)
+	return status, body, err
+}
+
+// roundTrip writes req and reads the answer (its body appended to *body
+// when body is non-nil, else discarded), dialling first if needed and
+// closing when the answer or the server says so.
+func (c *Conn) roundTrip(req []byte, body *[]byte) (status int, n int64, err error) {
 	if c.nc == nil {
 		if err := c.redial(); err != nil {
-			return 0, nil, err
+			return 0, 0, err
 		}
 	}
 	if _, err := c.nc.Write(req); err != nil {
 		_ = c.Close()
-		return 0, nil, err
+		return 0, 0, err
 	}
-	body = buf[:0]
-	status, _, keep, err := readResponse(c.r, &body)
+	status, n, keep, err := readResponse(c.r, body)
 	if err != nil || !keep {
 		_ = c.Close()
 	}
-	return status, body, err
+	return status, n, err
 }
 
 var errMalformed = errors.New("loadgen: malformed HTTP response")
