@@ -130,32 +130,29 @@ func envOr(env func(string) string, name, def string) string {
 	return def
 }
 
-func envBool(env func(string) string, name string, def bool) bool {
-	if v, err := strconv.ParseBool(env(EnvName(name))); err == nil {
+// envParsed is the PMX_* variable of flag name parsed by parse, or def
+// when unset or unparsable.
+func envParsed[T any](env func(string) string, name string, def T, parse func(string) (T, error)) T {
+	if v, err := parse(env(EnvName(name))); err == nil {
 		return v
 	}
 	return def
+}
+
+func envBool(env func(string) string, name string, def bool) bool {
+	return envParsed(env, name, def, strconv.ParseBool)
 }
 
 func envInt(env func(string) string, name string, def int64) int64 {
-	if v, err := strconv.ParseInt(env(EnvName(name)), 10, 64); err == nil {
-		return v
-	}
-	return def
+	return envParsed(env, name, def, func(s string) (int64, error) { return strconv.ParseInt(s, 10, 64) })
 }
 
 func envDuration(env func(string) string, name string, def time.Duration) time.Duration {
-	if v, err := time.ParseDuration(env(EnvName(name))); err == nil {
-		return v
-	}
-	return def
+	return envParsed(env, name, def, time.ParseDuration)
 }
 
 func envFloat(env func(string) string, name string, def float64) float64 {
-	if v, err := strconv.ParseFloat(env(EnvName(name)), 64); err == nil {
-		return v
-	}
-	return def
+	return envParsed(env, name, def, func(s string) (float64, error) { return strconv.ParseFloat(s, 64) })
 }
 
 // Parse parses args for `pmx serve`.
