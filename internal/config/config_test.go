@@ -90,3 +90,22 @@ func TestStringVar(t *testing.T) {
 		}
 	}
 }
+
+// Every typed PMX_* variable is applied; one that does not parse leaves the
+// default.
+func TestTypedEnvValues(t *testing.T) {
+	env := map[string]string{"PMX_DEMO_SEED": "7", "PMX_DEMO_SCALE": "0.25", "PMX_PERPS_KNOWN_KEYS": "0",
+		"PMX_DEMO_MM_INTERVAL": "5s", "PMX_IP_LIMITS": "yes-please"}
+	var c Serve
+	fs := flag.NewFlagSet("t", flag.ContinueOnError)
+	c.Bind(fs, func(k string) string { return env[k] })
+	if err := fs.Parse(nil); err != nil {
+		t.Fatal(err)
+	}
+	if c.DemoSeed != 7 || c.DemoScale != 0.25 || c.PerpsKnownKeys != 0 || c.DemoMMInterval != 5*time.Second {
+		t.Errorf("typed env not applied: %+v", c)
+	}
+	if c.IPLimits != Defaults().IPLimits {
+		t.Error("an unparsable PMX_IP_LIMITS changed the default")
+	}
+}
