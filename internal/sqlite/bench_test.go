@@ -132,3 +132,17 @@ func BenchmarkQueryPositionsMarket(b *testing.B) {
 		return err
 	})
 }
+
+// BenchmarkQueryLeaderboardMemo is a board request served from the memo
+// (built by the first call): the per-request cost of the memo lookup.
+func BenchmarkQueryLeaderboardMemo(b *testing.B) {
+	db := loadBig(b)
+	p := store.LeaderboardParams{Period: store.PeriodWeek, Now: benchNow, Limit: 25}
+	if _, err := db.Leaderboard(ctx, p); err != nil {
+		b.Fatal(err)
+	}
+	parallelQuery(b, func(_ int) error {
+		_, err := db.Leaderboard(ctx, p)
+		return err
+	})
+}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"fmt"
 	"sync"
 
 	"pmx/internal/store"
@@ -13,9 +12,9 @@ import (
 // Boards are computed whole per (data generation, window, ...) and cached in
 // memory: every request of a board between two Applies reads the same
 // immutable result, and the first request after an Apply rebuilds it. The
-// generation is the ingest row's applied counter, which every Apply that
-// changes anything advances (read in the same snapshot discipline as any
-// query: a board built just before a commit is replaced on the next request).
+// generation is the published catalog's gen: every committed Apply publishes
+// a new catalog after its commit, so a generation never misses committed
+// data (a board built just before a commit is replaced on the next request).
 
 // boardCache memoises board results of one data generation. Concurrent
 // requests for a missing key wait for one build (no thundering herd).
@@ -69,27 +68,20 @@ func (c *boardCache) get(ctx context.Context, gen int64, key string, build func(
 	}
 }
 
-// cached is get with the generation read from the store. The build gets the
-// catalog published when the request began, and the key names that catalog:
-// Apply commits before it publishes its catalog, so a build that raced a
-// commit (new rows, old catalog) is cached under the old catalog's key and
-// the next request, seeing the new catalog, rebuilds.
+// cached is get with the generation of the catalog published when the
+// request began; the build gets that catalog. Apply commits before it
+// publishes its catalog, so a build that raced a commit (new rows, old
+// catalog) is cached under the old generation and the next request, seeing
+// the new catalog, rebuilds.
 func cached[T any](ctx context.Context, db *DB, key string, build func(cat *catalog) (T, error)) (T, error) {
-	var zero T
 	cat := db.cat.Load()
-	var gen int64
-	if err := db.r.QueryRowContext(ctx, `SELECT applied FROM ingest WHERE id = 1`).Scan(&gen); err != nil {
-		return zero, err
-	}
-	key = fmt.Sprintf("%p|%s", cat, key)
-	v, err := db.boardCache().get(ctx, gen, key, func() (any, error) { return build(cat) })
+	v, err := db.boards.get(ctx, cat.gen, key, func() (any, error) { return build(cat) })
 	if err != nil {
+		var zero T
 		return zero, err
 	}
 	return v.(T), nil
 }
-
-func (db *DB) boardCache() *boardCache { return &db.boards }
 
 // profile is a wallet's display fields on the boards.
 type profile struct {

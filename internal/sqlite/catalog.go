@@ -72,7 +72,11 @@ type catalog struct {
 	byEvent map[int64][]*market
 	nextMid int64
 	nextTid int64
-	cache   genCache // market-route reads cached for this generation (markets_cache.go)
+	// gen numbers published catalogs: Open's is 0 and each Apply's clone is
+	// its parent's + 1, so (Apply being single-writer) a later publish has a
+	// larger gen. The boards memo's generation (boards.go).
+	gen   int64
+	cache genCache // market-route reads cached for this generation (markets_cache.go)
 }
 
 func newCatalog() *catalog {
@@ -83,7 +87,7 @@ func newCatalog() *catalog {
 // clone deep-copies the catalog so Apply can mutate it privately.
 func (c *catalog) clone() *catalog {
 	n := newCatalog()
-	n.nextMid, n.nextTid = c.nextMid, c.nextTid
+	n.nextMid, n.nextTid, n.gen = c.nextMid, c.nextTid, c.gen+1
 	for _, m := range c.byMid {
 		mc := *m
 		mc.tokens = nil

@@ -196,21 +196,19 @@ func (a *applier) redeem(e *ledger.Event) error {
 	var shares, paid amount.Micro
 	var only *token
 	held := 0
-	{
-		for i, t := range m.tokens {
-			p := w.pos[t.tid]
-			if p == nil || p.size == 0 {
-				continue
-			}
-			held++
-			only = t
-			out := amount.Mul(p.size, m.payouts[i])
-			shares += p.size
-			paid += out
-			w.c.realizedMarket += p.dispose(p.size, out, 0, e.Timestamp)
-			if m.payouts[i] > 0 && p.realized > w.biggestWin && p.realized > amount.One {
-				w.biggestWin = p.realized
-			}
+	for i, t := range m.tokens {
+		p := w.pos[t.tid]
+		if p == nil || p.size == 0 {
+			continue
+		}
+		held++
+		only = t
+		out := amount.Mul(p.size, m.payouts[i])
+		shares += p.size
+		paid += out
+		w.c.realizedMarket += p.dispose(p.size, out, 0, e.Timestamp)
+		if m.payouts[i] > 0 && p.realized > w.biggestWin && p.realized > amount.One {
+			w.biggestWin = p.realized
 		}
 	}
 	if held != 1 {

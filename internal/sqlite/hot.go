@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"pmx/internal/amount"
+	"pmx/internal/hexid"
 )
 
 // The hot read model: every activity row of every wallet in memory, per
@@ -45,7 +46,7 @@ type hotRow struct {
 // setTx stores tx in r: inline when canonical, else as odd[len] (returned
 // grown); odd indexes are rebased by publish for batch-local slices.
 func (r *hotRow) setTx(tx string, odd []string) []string {
-	if len(tx) == 66 && tx[0] == '0' && tx[1] == 'x' && isLowerHex(tx[2:]) {
+	if c, ok := hexid.Canonical(tx, 64); ok && c == tx {
 		_, _ = hex.Decode(r.tx[:], []byte(tx[2:])) // cannot fail: checked above
 		r.txOdd = 0
 		return odd
@@ -65,15 +66,6 @@ func (r *hotRow) appendTx(b []byte, odd []string) []byte {
 	b = append(b, make([]byte, 64)...) // the compiler appends zeroes without allocating
 	hex.Encode(b[n:], r.tx[:])
 	return b
-}
-
-func isLowerHex(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; (c < '0' || c > '9') && (c < 'a' || c > 'f') {
-			return false
-		}
-	}
-	return true
 }
 
 func (r *hotRow) before(ts, seq int64) bool { return r.ts < ts || (r.ts == ts && r.seq < seq) }

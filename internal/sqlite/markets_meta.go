@@ -97,7 +97,7 @@ func (db *DB) Resolutions(ctx context.Context, conditions []string, eventIDs []i
 			if err != nil && !errors.Is(err, sql.ErrNoRows) {
 				return nil, err
 			}
-			r.ResolvedBlock = seq / 10_000_000 // store.SequenceID's block factor
+			r.ResolvedBlock = seq / store.SequenceID(1, 0, 0) // the block of a sequence id
 		}
 		out = append(out, r)
 	}
