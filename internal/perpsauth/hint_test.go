@@ -145,9 +145,9 @@ func TestHintDisabled(t *testing.T) {
 
 func TestKeyCacheBounded(t *testing.T) {
 	c := newKeyCache(2)
-	k := secp.NewKey(newKey(t, proxyKeyHex).priv.PubKey())
+	pub := newKey(t, proxyKeyHex).priv.PubKey()
 	for i := range 5 {
-		c.get(secp.Address{byte(i)}, func() *secp.Key { return k })
+		c.get(secp.Address{byte(i)}, pub)
 	}
 	if len(c.keys) != 2 {
 		t.Fatalf("%d keys cached, max 2", len(c.keys))
