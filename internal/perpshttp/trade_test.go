@@ -1,6 +1,7 @@
 package perpshttp
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -289,6 +290,81 @@ func TestRateLimits(t *testing.T) {
 	}
 	if code, body := e.get("/v1/info/book?instrument_id=1&depth=10", nil); code != 429 || !strings.Contains(body, "ip_rate_limited") {
 		t.Errorf("depth 500 weighs 10, the whole budget: %d %s", code, body)
+	}
+}
+
+// TestBatchRequestWeight: a batch trade request weighs 1 + floor(n/20), on
+// REST against the IP budget and on a socket against the message budget
+// (perps.md §4.2, §7). The budgets hold 3 after setup and the test clock
+// stands still, so what a batch left is counted with pings.
+func TestBatchRequestWeight(t *testing.T) {
+	type transport struct {
+		cancel func(n int) int // items answered
+		ping   func() (ok bool, body string)
+	}
+	rest := func(t *testing.T) transport {
+		e := newEnv(t, Options{IPBudget: 4})
+		e.instrument()
+		a := e.trader(1, "") // createProxy weighs 1
+		return transport{
+			cancel: func(n int) int {
+				oids := make([]uint64, n)
+				for i := range oids {
+					oids[i] = uint64(1000 + i)
+				}
+				return len(a.cancel(oids...))
+			},
+			ping: func() (bool, string) {
+				code, body := e.get("/v1/info/ping", nil)
+				return code == 200, body
+			},
+		}
+	}
+	ws := func(t *testing.T) transport {
+		e := newEnv(t, Options{WSMessages: 3})
+		e.instrument()
+		a := e.trader(1, "") // over REST: the message budget is untouched
+		w := e.dial(t)
+		return transport{
+			cancel: func(n int) int {
+				keyed, rows := make([]string, n), make([]any, n)
+				for i := range rows {
+					keyed[i], rows[i] = fmt.Sprint(1000+i), 1000+i
+				}
+				res := w.signedPost(a, `{"type":"cancelOrders","args":[`+strings.Join(keyed, ",")+`]}`, []any{"cancelOrders", rows})
+				var items []json.RawMessage
+				if err := json.Unmarshal(res, &items); err != nil {
+					t.Fatalf("cancel of %d ids: %s", n, res)
+				}
+				return len(items)
+			},
+			ping: func() (bool, string) {
+				d := w.call("post", `"op":{"type":"ping"}`)
+				return strings.Contains(string(d), `"status":"ok"`), string(d)
+			},
+		}
+	}
+	for name, open := range map[string]func(*testing.T) transport{"rest": rest, "ws": ws} {
+		for _, tc := range []struct{ n, pingsLeft int }{
+			{19, 2}, // weight 1
+			{39, 1}, // weight 2
+			{40, 0}, // weight 3
+		} {
+			t.Run(fmt.Sprint(name, "/", tc.n), func(t *testing.T) {
+				tr := open(t)
+				if got := tr.cancel(tc.n); got != tc.n {
+					t.Fatalf("cancel of %d ids answered %d items", tc.n, got)
+				}
+				for i := range tc.pingsLeft {
+					if ok, body := tr.ping(); !ok {
+						t.Fatalf("ping %d: %s", i, body)
+					}
+				}
+				if ok, body := tr.ping(); ok || !strings.Contains(body, "rate_limited") {
+					t.Fatalf("ping after the budget: %s", body)
+				}
+			})
+		}
 	}
 }
 
