@@ -26,15 +26,6 @@ func seededDigest(rng *rand.Rand) (d [32]byte) {
 	return d
 }
 
-// mustSig signs with decred directly (not through this package).
-func mustSig(t testing.TB, key *secp256k1.PrivateKey, d [32]byte) Signature {
-	sig, err := ParseSignature(signEth(key, d))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return sig
-}
-
 // checkSigned asserts the one promise of Key.Signed: true only when Recover
 // returns the key's address; and it returns Signed's answer.
 func checkSigned(t *testing.T, k *Key, d [32]byte, sig Signature) bool {
