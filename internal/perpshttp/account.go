@@ -277,12 +277,10 @@ func (s *Server) fills(w http.ResponseWriter, r *http.Request, acct string) {
 	if !ok {
 		return
 	}
-	var p page[perps.TradeData]
-	if err := s.view(func(m *perps.Machine) { p.Data, p.More = m.FillsOf(acct, iid, start, end, 100) }); err != nil {
-		s.engineErr(w, err, false)
-		return
-	}
-	writeJSON(w, 200, p)
+	viewJSON(s, w, func(m *perps.Machine) (p page[perps.TradeData]) {
+		p.Data, p.More = m.FillsOf(acct, iid, start, end, 100)
+		return p
+	})
 }
 
 func (s *Server) balances(w http.ResponseWriter, r *http.Request, acct string) {

@@ -191,12 +191,10 @@ func (s *Server) trades(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	var p page[perps.PublicTrade]
-	if err := s.view(func(m *perps.Machine) { p.Data, p.More = m.Trades(iid, start, end, 100) }); err != nil {
-		s.engineErr(w, err, false)
-		return
-	}
-	writeJSON(w, 200, p)
+	viewJSON(s, w, func(m *perps.Machine) (p page[perps.PublicTrade]) {
+		p.Data, p.More = m.Trades(iid, start, end, 100)
+		return p
+	})
 }
 
 var intervals = map[string]int64{"1m": 60e3, "5m": 300e3, "15m": 900e3, "30m": 1800e3, "1h": 3600e3,
@@ -226,12 +224,10 @@ func (s *Server) klines(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	var p page[[]any]
-	if err := s.view(func(m *perps.Machine) { p.Data, p.More = m.Klines(iid, iv, start, end, 1000) }); err != nil {
-		s.engineErr(w, err, false)
-		return
-	}
-	writeJSON(w, 200, p)
+	viewJSON(s, w, func(m *perps.Machine) (p page[[]any]) {
+		p.Data, p.More = m.Klines(iid, iv, start, end, 1000)
+		return p
+	})
 }
 
 func (s *Server) registered(w http.ResponseWriter, r *http.Request) {
@@ -239,12 +235,7 @@ func (s *Server) registered(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	var reg bool
-	if err := s.view(func(m *perps.Machine) { reg = m.Registered(a) }); err != nil {
-		s.engineErr(w, err, false)
-		return
-	}
-	writeJSON(w, 200, map[string]bool{"registered": reg})
+	viewJSON(s, w, func(m *perps.Machine) map[string]bool { return map[string]bool{"registered": m.Registered(a)} })
 }
 
 func (s *Server) statistics(w http.ResponseWriter, r *http.Request) {
