@@ -244,11 +244,7 @@ func (s *Server) orders(w http.ResponseWriter, r *http.Request, acct string) {
 	if !ok {
 		return
 	}
-	start, ok := queryMs(w, r, "start_timestamp", 0)
-	if !ok {
-		return
-	}
-	end, ok := queryMs(w, r, "end_timestamp", s.now().UnixMilli()+1)
+	start, end, ok := queryWindow(w, r, s.now().UnixMilli()+1)
 	if !ok {
 		return
 	}
@@ -269,11 +265,7 @@ func (s *Server) fills(w http.ResponseWriter, r *http.Request, acct string) {
 	if !ok {
 		return
 	}
-	start, ok := queryMs(w, r, "start_timestamp", 0)
-	if !ok {
-		return
-	}
-	end, ok := queryMs(w, r, "end_timestamp", s.now().UnixMilli()+1)
+	start, end, ok := queryWindow(w, r, s.now().UnixMilli()+1)
 	if !ok {
 		return
 	}

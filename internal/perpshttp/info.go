@@ -96,6 +96,17 @@ func queryMs(w http.ResponseWriter, r *http.Request, name string, def int64) (in
 	return n, true
 }
 
+// queryWindow parses start_timestamp (default 0) and end_timestamp (default
+// end), in that order.
+func queryWindow(w http.ResponseWriter, r *http.Request, end int64) (int64, int64, bool) {
+	start, ok := queryMs(w, r, "start_timestamp", 0)
+	if !ok {
+		return 0, 0, false
+	}
+	end, ok = queryMs(w, r, "end_timestamp", end)
+	return start, end, ok
+}
+
 func (s *Server) instruments(w http.ResponseWriter, r *http.Request) {
 	iid, ok := queryIID(w, r, false)
 	if !ok {
@@ -182,12 +193,7 @@ func (s *Server) trades(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	now := s.now().UnixMilli()
-	start, ok := queryMs(w, r, "start_timestamp", 0)
-	if !ok {
-		return
-	}
-	end, ok := queryMs(w, r, "end_timestamp", now+1)
+	start, end, ok := queryWindow(w, r, s.now().UnixMilli()+1)
 	if !ok {
 		return
 	}
@@ -216,11 +222,7 @@ func (s *Server) klines(w http.ResponseWriter, r *http.Request) {
 		writeErr(w, 400, "invalid query parameters: missing field `start_timestamp`")
 		return
 	}
-	start, ok := queryMs(w, r, "start_timestamp", 0)
-	if !ok {
-		return
-	}
-	end, ok := queryMs(w, r, "end_timestamp", s.now().UnixMilli())
+	start, end, ok := queryWindow(w, r, s.now().UnixMilli())
 	if !ok {
 		return
 	}
