@@ -68,6 +68,9 @@ func TestHintKnownSignerSkipsRecovery(t *testing.T) {
 	e.verify(e.a, &h2)
 	e.verify(e.a, &h2)
 	e.stats(4, 4)
+	if k1, k2 := h.st.Load().key, h2.st.Load().key; k1 == nil || k1 != k2 {
+		t.Fatalf("connections hold keys %p and %p, want one shared key", k1, k2)
+	}
 }
 
 func TestHintRevokedSignerStillRefused(t *testing.T) {
