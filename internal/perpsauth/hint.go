@@ -16,7 +16,9 @@ import (
 // recovery would name that key), so a hint changes cost, never outcome.
 //
 // The zero Hint is ready; a nil *Hint disables the shortcut. Safe for
-// concurrent use (a WebSocket connection may verify posts concurrently).
+// concurrent use, though perpshttp verifies one request of a connection at
+// a time today (HTTP/1.1, and the WebSocket read loop handles frames in
+// order).
 type Hint struct{ st atomic.Pointer[hintState] }
 
 type hintState struct {

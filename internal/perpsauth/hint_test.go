@@ -157,9 +157,9 @@ func TestKeyCacheBounded(t *testing.T) {
 	}
 }
 
-// TestHintConcurrentPosts: one connection's hint used by concurrent posts
-// (a WebSocket verifies them in parallel) gives every post the same answer
-// as recovery; run under -race.
+// TestHintConcurrentPosts: one hint used by concurrent posts (Hint promises
+// it is safe, though no caller does it today) gives every post the same
+// answer as recovery; run under -race.
 func TestHintConcurrentPosts(t *testing.T) {
 	e := newHintEnv(t, Config{})
 	var h Hint
