@@ -293,6 +293,32 @@ func TestRateLimits(t *testing.T) {
 	}
 }
 
+// TestActionWeights: creates and modifies cost one action per order;
+// cancels and cancelAll cost none, so they still work once the action budget
+// is spent (perps.md §7). The test clock stands still.
+func TestActionWeights(t *testing.T) {
+	e := newEnv(t, Options{ActionBudget: 2})
+	e.instrument()
+	a := e.trader(1, "1000000")
+	first := a.placeOK(ord{iid: 1, buy: true, p: "100", qty: "1"})
+	if it := a.modify(mod{oid: first, p: "99", qty: "1"}); len(it) != 1 || it[0].Status != "ok" {
+		t.Fatalf("modify within the budget: %+v", it)
+	}
+	// Both actions are spent.
+	if it := a.modify(mod{oid: first, p: "98", qty: "1"}); len(it) != 1 || it[0].Error != "action_rate_limited" {
+		t.Errorf("modify past the budget: %+v", it)
+	}
+	if code, body := a.placeRaw("", ord{iid: 1, buy: true, p: "97", qty: "1"}); code != 429 || !strings.Contains(body, "action_rate_limited") {
+		t.Errorf("create past the budget: %d %s", code, body)
+	}
+	if it := a.cancel(first, first+1000); len(it) != 2 || it[0].Status != "ok" {
+		t.Errorf("cancel past the budget: %+v", it)
+	}
+	if code, body := a.signed("DELETE", "/v1/trade/orders/all", a.proxy, `{"type":"cancelAll","args":{}}`, []any{"cancelAll", []any{}}, ""); code != 200 {
+		t.Errorf("cancelAll past the budget: %d %s", code, body)
+	}
+}
+
 // TestBatchRequestWeight: a batch trade request weighs 1 + floor(n/20), on
 // REST against the IP budget and on a socket against the message budget
 // (perps.md §4.2, §7). The budgets hold 3 after setup and the test clock
