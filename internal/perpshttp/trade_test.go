@@ -319,6 +319,27 @@ func TestActionWeights(t *testing.T) {
 	}
 }
 
+// TestBatchItemLimit: a batch of more than 100 items is refused whole (400,
+// one-element array); 100 is accepted (docs/perps.md, placement row).
+func TestBatchItemLimit(t *testing.T) {
+	e := newEnv(t, Options{})
+	e.instrument()
+	a := e.trader(1, "")
+	cancel := func(n int) (int, string) {
+		keyed, rows := make([]string, n), make([]any, n)
+		for i := range rows {
+			keyed[i], rows[i] = fmt.Sprint(1000+i), 1000+i
+		}
+		return a.signed("DELETE", "/v1/trade/orders", a.proxy, `{"type":"cancelOrders","args":[`+strings.Join(keyed, ",")+`]}`, []any{"cancelOrders", rows}, "")
+	}
+	if code, body := cancel(100); code != 200 || len(a.items(code, body)) != 100 {
+		t.Errorf("100 items: %d %s", code, body)
+	}
+	if code, body := cancel(101); code != 400 || strings.TrimSpace(body) != `[{"status":"err","error":"invalid request: at most 100 items per request"}]` {
+		t.Errorf("101 items: %d %s", code, body)
+	}
+}
+
 // TestBatchRequestWeight: a batch trade request weighs 1 + floor(n/20), on
 // REST against the IP budget and on a socket against the message budget
 // (perps.md §4.2, §7). The budgets hold 3 after setup and the test clock
