@@ -177,3 +177,28 @@ func FuzzApply(f *testing.F) {
 		}
 	})
 }
+
+// TestTradingCommandsNeedAnAccount: a trading command naming an account the
+// machine does not hold is refused whole with the contract's text, before
+// any item is looked at.
+func TestTradingCommandsNeedAnAccount(t *testing.T) {
+	f := newFlight(t, Config{})
+	oid := f.place(acA, true, "100", "1")
+	const nobody = "0x00000000000000000000000000000000000000cc"
+	for _, c := range []Command{
+		{Kind: KCreateOrders, Orders: []OrderReq{{IID: 1, Buy: true, P: sp("100"), Qty: "1"}}},
+		{Kind: KModify, Modifies: []ModifyReq{{OID: oid, P: "99", Qty: "1"}}},
+		{Kind: KModifyCOID, Modifies: []ModifyReq{{COID: "0x01", P: "99", Qty: "1"}}},
+		{Kind: KCancel, OIDs: []uint64{oid}},
+		{Kind: KCancelCOID, COIDs: []string{"0x01"}},
+		{Kind: KCancelAll},
+	} {
+		c.Account = nobody
+		if ev := f.do(c); ev.Err != "account not found for proxy" || len(ev.Items) != 0 || len(ev.Acks) != 0 {
+			t.Errorf("%s: %+v", c.Kind, ev)
+		}
+	}
+	if f.status(oid) != "open" {
+		t.Errorf("order of another account: %s", f.status(oid))
+	}
+}

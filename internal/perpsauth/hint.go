@@ -16,7 +16,9 @@ import (
 // recovery would name that key), so a hint changes cost, never outcome.
 //
 // The zero Hint is ready; a nil *Hint disables the shortcut. Safe for
-// concurrent use (a WebSocket connection may verify posts concurrently).
+// concurrent use, though perpshttp verifies one request of a connection at
+// a time today (HTTP/1.1, and the WebSocket read loop handles frames in
+// order).
 type Hint struct{ st atomic.Pointer[hintState] }
 
 type hintState struct {
@@ -42,13 +44,13 @@ func (h *Hint) signedBy(digest [32]byte, sig secp.Signature) (secp.Address, bool
 // tables for free; and only on a repeat, so a one-off request costs nothing
 // extra. A client alternating between keys on one connection never gets a
 // table, so never pays for a check that misses.
-func (h *Hint) observe(signer secp.Address, recovered func() *secp.Key, keys *keyCache) {
+func (h *Hint) observe(signer secp.Address, pub *secp.PublicKey, keys *keyCache) {
 	if h == nil {
 		return
 	}
 	next := &hintState{last: signer}
 	if st := h.st.Load(); st != nil && st.last == signer {
-		next.key = keys.get(signer, recovered)
+		next.key = keys.get(signer, pub)
 	}
 	h.st.Store(next)
 }
@@ -66,8 +68,9 @@ func newKeyCache(max int) *keyCache {
 	return &keyCache{max: max, keys: make(map[secp.Address]*secp.Key)}
 }
 
-// get returns signer's key, building it (outside the lock) if absent.
-func (c *keyCache) get(signer secp.Address, build func() *secp.Key) *secp.Key {
+// get returns signer's key, building it from pub (outside the lock) if
+// absent; nil when the cache is disabled.
+func (c *keyCache) get(signer secp.Address, pub *secp.PublicKey) *secp.Key {
 	if c.max <= 0 {
 		return nil
 	}
@@ -77,10 +80,7 @@ func (c *keyCache) get(signer secp.Address, build func() *secp.Key) *secp.Key {
 	if k != nil {
 		return k
 	}
-	k = build()
-	if k == nil {
-		return nil
-	}
+	k = secp.NewKey(pub)
 	c.mu.Lock()
 	if len(c.keys) >= c.max {
 		for a := range c.keys {

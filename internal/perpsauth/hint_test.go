@@ -68,6 +68,9 @@ func TestHintKnownSignerSkipsRecovery(t *testing.T) {
 	e.verify(e.a, &h2)
 	e.verify(e.a, &h2)
 	e.stats(4, 4)
+	if k1, k2 := h.st.Load().key, h2.st.Load().key; k1 == nil || k1 != k2 {
+		t.Fatalf("connections hold keys %p and %p, want one shared key", k1, k2)
+	}
 }
 
 func TestHintRevokedSignerStillRefused(t *testing.T) {
@@ -145,18 +148,18 @@ func TestHintDisabled(t *testing.T) {
 
 func TestKeyCacheBounded(t *testing.T) {
 	c := newKeyCache(2)
-	k := secp.NewKey(newKey(t, proxyKeyHex).priv.PubKey())
+	pub := newKey(t, proxyKeyHex).priv.PubKey()
 	for i := range 5 {
-		c.get(secp.Address{byte(i)}, func() *secp.Key { return k })
+		c.get(secp.Address{byte(i)}, pub)
 	}
 	if len(c.keys) != 2 {
 		t.Fatalf("%d keys cached, max 2", len(c.keys))
 	}
 }
 
-// TestHintConcurrentPosts: one connection's hint used by concurrent posts
-// (a WebSocket verifies them in parallel) gives every post the same answer
-// as recovery; run under -race.
+// TestHintConcurrentPosts: one hint used by concurrent posts (Hint promises
+// it is safe, though no caller does it today) gives every post the same
+// answer as recovery; run under -race.
 func TestHintConcurrentPosts(t *testing.T) {
 	e := newHintEnv(t, Config{})
 	var h Hint

@@ -195,7 +195,7 @@ func (v *Verifier) VerifyOpHint(r *Request, want string, now time.Time, resolve 
 		return nil, ErrAccountNotFound
 	}
 	if !known {
-		h.observe(signer, func() *secp.Key { return secp.NewKey(pub) }, v.keys)
+		h.observe(signer, pub, v.keys)
 	}
 	key := newReplayKey(digest, signer, int64ms(r.Ts)+v.maxAge)
 	if err := v.replay.Add(key, nowMs); err != nil {

@@ -244,11 +244,7 @@ func (s *Server) orders(w http.ResponseWriter, r *http.Request, acct string) {
 	if !ok {
 		return
 	}
-	start, ok := queryMs(w, r, "start_timestamp", 0)
-	if !ok {
-		return
-	}
-	end, ok := queryMs(w, r, "end_timestamp", s.now().UnixMilli()+1)
+	start, end, ok := queryWindow(w, r, s.now().UnixMilli()+1)
 	if !ok {
 		return
 	}
@@ -269,20 +265,14 @@ func (s *Server) fills(w http.ResponseWriter, r *http.Request, acct string) {
 	if !ok {
 		return
 	}
-	start, ok := queryMs(w, r, "start_timestamp", 0)
+	start, end, ok := queryWindow(w, r, s.now().UnixMilli()+1)
 	if !ok {
 		return
 	}
-	end, ok := queryMs(w, r, "end_timestamp", s.now().UnixMilli()+1)
-	if !ok {
-		return
-	}
-	var p page[perps.TradeData]
-	if err := s.view(func(m *perps.Machine) { p.Data, p.More = m.FillsOf(acct, iid, start, end, 100) }); err != nil {
-		s.engineErr(w, err, false)
-		return
-	}
-	writeJSON(w, 200, p)
+	viewJSON(s, w, func(m *perps.Machine) (p page[perps.TradeData]) {
+		p.Data, p.More = m.FillsOf(acct, iid, start, end, 100)
+		return p
+	})
 }
 
 func (s *Server) balances(w http.ResponseWriter, r *http.Request, acct string) {

@@ -96,6 +96,17 @@ func queryMs(w http.ResponseWriter, r *http.Request, name string, def int64) (in
 	return n, true
 }
 
+// queryWindow parses start_timestamp (default 0) and end_timestamp (default
+// end), in that order.
+func queryWindow(w http.ResponseWriter, r *http.Request, end int64) (int64, int64, bool) {
+	start, ok := queryMs(w, r, "start_timestamp", 0)
+	if !ok {
+		return 0, 0, false
+	}
+	end, ok = queryMs(w, r, "end_timestamp", end)
+	return start, end, ok
+}
+
 func (s *Server) instruments(w http.ResponseWriter, r *http.Request) {
 	iid, ok := queryIID(w, r, false)
 	if !ok {
@@ -182,21 +193,14 @@ func (s *Server) trades(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	now := s.now().UnixMilli()
-	start, ok := queryMs(w, r, "start_timestamp", 0)
+	start, end, ok := queryWindow(w, r, s.now().UnixMilli()+1)
 	if !ok {
 		return
 	}
-	end, ok := queryMs(w, r, "end_timestamp", now+1)
-	if !ok {
-		return
-	}
-	var p page[perps.PublicTrade]
-	if err := s.view(func(m *perps.Machine) { p.Data, p.More = m.Trades(iid, start, end, 100) }); err != nil {
-		s.engineErr(w, err, false)
-		return
-	}
-	writeJSON(w, 200, p)
+	viewJSON(s, w, func(m *perps.Machine) (p page[perps.PublicTrade]) {
+		p.Data, p.More = m.Trades(iid, start, end, 100)
+		return p
+	})
 }
 
 var intervals = map[string]int64{"1m": 60e3, "5m": 300e3, "15m": 900e3, "30m": 1800e3, "1h": 3600e3,
@@ -218,20 +222,14 @@ func (s *Server) klines(w http.ResponseWriter, r *http.Request) {
 		writeErr(w, 400, "invalid query parameters: missing field `start_timestamp`")
 		return
 	}
-	start, ok := queryMs(w, r, "start_timestamp", 0)
+	start, end, ok := queryWindow(w, r, s.now().UnixMilli())
 	if !ok {
 		return
 	}
-	end, ok := queryMs(w, r, "end_timestamp", s.now().UnixMilli())
-	if !ok {
-		return
-	}
-	var p page[[]any]
-	if err := s.view(func(m *perps.Machine) { p.Data, p.More = m.Klines(iid, iv, start, end, 1000) }); err != nil {
-		s.engineErr(w, err, false)
-		return
-	}
-	writeJSON(w, 200, p)
+	viewJSON(s, w, func(m *perps.Machine) (p page[[]any]) {
+		p.Data, p.More = m.Klines(iid, iv, start, end, 1000)
+		return p
+	})
 }
 
 func (s *Server) registered(w http.ResponseWriter, r *http.Request) {
@@ -239,12 +237,7 @@ func (s *Server) registered(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	var reg bool
-	if err := s.view(func(m *perps.Machine) { reg = m.Registered(a) }); err != nil {
-		s.engineErr(w, err, false)
-		return
-	}
-	writeJSON(w, 200, map[string]bool{"registered": reg})
+	viewJSON(s, w, func(m *perps.Machine) map[string]bool { return map[string]bool{"registered": m.Registered(a)} })
 }
 
 func (s *Server) statistics(w http.ResponseWriter, r *http.Request) {

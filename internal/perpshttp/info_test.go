@@ -117,3 +117,33 @@ func TestInfoRoutes(t *testing.T) {
 		t.Errorf("admin instruments %d", len(adm))
 	}
 }
+
+// TestQueryWindowErrors: start_timestamp and end_timestamp must be
+// non-negative integers on every route that takes a time window; start is
+// checked first.
+func TestQueryWindowErrors(t *testing.T) {
+	e := newEnv(t, Options{})
+	e.instrument()
+	a := e.trader(1, "")
+	routes := map[string]func(path string) (int, string){
+		"/v1/info/trades?instrument_id=1&":             func(p string) (int, string) { return e.get(p, nil) },
+		"/v1/info/klines?instrument_id=1&interval=1m&": func(p string) (int, string) { return e.get(p, nil) },
+		"/v1/account/orders?":                          func(p string) (int, string) { return a.read(p, nil) },
+		"/v1/account/fills?":                           func(p string) (int, string) { return a.read(p, nil) },
+	}
+	for route, get := range routes {
+		for _, tc := range []struct{ query, want string }{
+			{"start_timestamp=x", "invalid query parameters: start_timestamp: invalid digit found in string"},
+			{"start_timestamp=-1", "invalid query parameters: start_timestamp: invalid digit found in string"},
+			{"start_timestamp=0&end_timestamp=1.5", "invalid query parameters: end_timestamp: invalid digit found in string"},
+			{"start_timestamp=y&end_timestamp=z", "invalid query parameters: start_timestamp: invalid digit found in string"},
+		} {
+			if code, body := get(route + tc.query); code != 400 || !strings.Contains(body, `"error":"`+tc.want+`"`) {
+				t.Errorf("%s%s: %d %s", route, tc.query, code, body)
+			}
+		}
+		if code, body := get(route + "start_timestamp=0&end_timestamp=1"); code != 200 {
+			t.Errorf("%s with a valid window: %d %s", route, code, body)
+		}
+	}
+}

@@ -224,7 +224,6 @@ func (s *Server) submit(c *perps.Command) (perps.Event, error) {
 	return res.Events[0], nil
 }
 
-// view runs fn on the apply goroutine.
 // viewJSON answers 200 with what read returns, read on the apply goroutine
 // (a consistent state), or the engine's error.
 func viewJSON[T any](s *Server, w http.ResponseWriter, read func(m *perps.Machine) T) {
@@ -236,6 +235,7 @@ func viewJSON[T any](s *Server, w http.ResponseWriter, read func(m *perps.Machin
 	writeJSON(w, 200, out)
 }
 
+// view runs fn on the apply goroutine.
 func (s *Server) view(fn func(m *perps.Machine)) error {
 	return s.eng.View(func(mm engine.Machine[perps.Event], _ uint64) { fn(mm.(*perps.Machine)) })
 }

@@ -2,7 +2,6 @@ package perpshttp
 
 import (
 	"context"
-	"encoding/json"
 	"net"
 	"net/http"
 	"time"
@@ -49,7 +48,7 @@ func (s *Server) trade(opType string) http.HandlerFunc {
 		req, err := perpsauth.ParseRequest(body)
 		weight := 1
 		if err == nil && batch {
-			weight += argCount(req.Op) / 20
+			weight += perpsauth.ArgCount(req.Op) / 20
 		}
 		if !s.chargeIP(w, r, weight, batch) {
 			return
@@ -171,9 +170,6 @@ func (s *Server) execTrade(opType string, req *perpsauth.Request, hint *perpsaut
 	}
 	return result{code: 200, body: ev.Items}
 }
-
-// argCount is the number of items in a batch op's args (0 if not an array).
-func argCount(op json.RawMessage) int { return perpsauth.ArgCount(op) }
 
 type hintKey struct{}
 

@@ -1,6 +1,7 @@
 package perpshttp
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"testing"
@@ -289,6 +290,128 @@ func TestRateLimits(t *testing.T) {
 	}
 	if code, body := e.get("/v1/info/book?instrument_id=1&depth=10", nil); code != 429 || !strings.Contains(body, "ip_rate_limited") {
 		t.Errorf("depth 500 weighs 10, the whole budget: %d %s", code, body)
+	}
+}
+
+// TestActionWeights: creates and modifies cost one action per order;
+// cancels and cancelAll cost none, so they still work once the action budget
+// is spent (perps.md §7). The test clock stands still.
+func TestActionWeights(t *testing.T) {
+	e := newEnv(t, Options{ActionBudget: 2})
+	e.instrument()
+	a := e.trader(1, "1000000")
+	first := a.placeOK(ord{iid: 1, buy: true, p: "100", qty: "1"})
+	if it := a.modify(mod{oid: first, p: "99", qty: "1"}); len(it) != 1 || it[0].Status != "ok" {
+		t.Fatalf("modify within the budget: %+v", it)
+	}
+	// Both actions are spent.
+	if it := a.modify(mod{oid: first, p: "98", qty: "1"}); len(it) != 1 || it[0].Error != "action_rate_limited" {
+		t.Errorf("modify past the budget: %+v", it)
+	}
+	if code, body := a.placeRaw("", ord{iid: 1, buy: true, p: "97", qty: "1"}); code != 429 || !strings.Contains(body, "action_rate_limited") {
+		t.Errorf("create past the budget: %d %s", code, body)
+	}
+	if it := a.cancel(first, first+1000); len(it) != 2 || it[0].Status != "ok" {
+		t.Errorf("cancel past the budget: %+v", it)
+	}
+	if code, body := a.signed("DELETE", "/v1/trade/orders/all", a.proxy, `{"type":"cancelAll","args":{}}`, []any{"cancelAll", []any{}}, ""); code != 200 {
+		t.Errorf("cancelAll past the budget: %d %s", code, body)
+	}
+}
+
+// TestBatchItemLimit: a batch of more than 100 items is refused whole (400,
+// one-element array); 100 is accepted (docs/perps.md, placement row).
+func TestBatchItemLimit(t *testing.T) {
+	e := newEnv(t, Options{})
+	e.instrument()
+	a := e.trader(1, "")
+	cancel := func(n int) (int, string) {
+		keyed, rows := make([]string, n), make([]any, n)
+		for i := range rows {
+			keyed[i], rows[i] = fmt.Sprint(1000+i), 1000+i
+		}
+		return a.signed("DELETE", "/v1/trade/orders", a.proxy, `{"type":"cancelOrders","args":[`+strings.Join(keyed, ",")+`]}`, []any{"cancelOrders", rows}, "")
+	}
+	if code, body := cancel(100); code != 200 || len(a.items(code, body)) != 100 {
+		t.Errorf("100 items: %d %s", code, body)
+	}
+	if code, body := cancel(101); code != 400 || strings.TrimSpace(body) != `[{"status":"err","error":"invalid request: at most 100 items per request"}]` {
+		t.Errorf("101 items: %d %s", code, body)
+	}
+}
+
+// TestBatchRequestWeight: a batch trade request weighs 1 + floor(n/20), on
+// REST against the IP budget and on a socket against the message budget
+// (perps.md §4.2, §7). The budgets hold 3 after setup and the test clock
+// stands still, so what a batch left is counted with pings.
+func TestBatchRequestWeight(t *testing.T) {
+	type transport struct {
+		cancel func(n int) int // items answered
+		ping   func() (ok bool, body string)
+	}
+	rest := func(t *testing.T) transport {
+		e := newEnv(t, Options{IPBudget: 4})
+		e.instrument()
+		a := e.trader(1, "") // createProxy weighs 1
+		return transport{
+			cancel: func(n int) int {
+				oids := make([]uint64, n)
+				for i := range oids {
+					oids[i] = uint64(1000 + i)
+				}
+				return len(a.cancel(oids...))
+			},
+			ping: func() (bool, string) {
+				code, body := e.get("/v1/info/ping", nil)
+				return code == 200, body
+			},
+		}
+	}
+	ws := func(t *testing.T) transport {
+		e := newEnv(t, Options{WSMessages: 3})
+		e.instrument()
+		a := e.trader(1, "") // over REST: the message budget is untouched
+		w := e.dial(t)
+		return transport{
+			cancel: func(n int) int {
+				keyed, rows := make([]string, n), make([]any, n)
+				for i := range rows {
+					keyed[i], rows[i] = fmt.Sprint(1000+i), 1000+i
+				}
+				res := w.signedPost(a, `{"type":"cancelOrders","args":[`+strings.Join(keyed, ",")+`]}`, []any{"cancelOrders", rows})
+				var items []json.RawMessage
+				if err := json.Unmarshal(res, &items); err != nil {
+					t.Fatalf("cancel of %d ids: %s", n, res)
+				}
+				return len(items)
+			},
+			ping: func() (bool, string) {
+				d := w.call("post", `"op":{"type":"ping"}`)
+				return strings.Contains(string(d), `"status":"ok"`), string(d)
+			},
+		}
+	}
+	for name, open := range map[string]func(*testing.T) transport{"rest": rest, "ws": ws} {
+		for _, tc := range []struct{ n, pingsLeft int }{
+			{19, 2}, // weight 1
+			{39, 1}, // weight 2
+			{40, 0}, // weight 3
+		} {
+			t.Run(fmt.Sprint(name, "/", tc.n), func(t *testing.T) {
+				tr := open(t)
+				if got := tr.cancel(tc.n); got != tc.n {
+					t.Fatalf("cancel of %d ids answered %d items", tc.n, got)
+				}
+				for i := range tc.pingsLeft {
+					if ok, body := tr.ping(); !ok {
+						t.Fatalf("ping %d: %s", i, body)
+					}
+				}
+				if ok, body := tr.ping(); ok || !strings.Contains(body, "rate_limited") {
+					t.Fatalf("ping after the budget: %s", body)
+				}
+			})
+		}
 	}
 }
 

@@ -174,7 +174,7 @@ func (c *wsConn) handle(raw []byte) {
 	weight := 1
 	isTrade := f.Req == "post" && op.Type != "ping" && op.Type != "auth"
 	if isTrade && op.Type != "cancelAll" {
-		weight += argCount(f.Op) / 20
+		weight += perpsauth.ArgCount(f.Op) / 20
 	}
 	if ok, _ := s.wsMsgs.take(c.ip, weight, s.now()); !ok {
 		if isTrade && op.Type != "cancelAll" || f.Req != "post" {

@@ -255,3 +255,34 @@ func TestCancelRequestErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestWebSocketSubscriptionLimit: a connection holds at most 100
+// subscriptions (perps.md §7); re-subscribing a held channel is fine, and an
+// unsubscribe frees a slot.
+func TestWebSocketSubscriptionLimit(t *testing.T) {
+	e := newEnv(t, Options{})
+	w := e.dial(t)
+	chs := make([]string, 101)
+	for i := range chs {
+		chs[i] = fmt.Sprintf("%q", fmt.Sprint("trades::", i+1))
+	}
+	var acks []errBody
+	if err := json.Unmarshal(w.call("sub", `"chs":[`+strings.Join(chs, ",")+`]`), &acks); err != nil || len(acks) != 101 {
+		t.Fatalf("sub of 101 channels: %+v %v", acks, err)
+	}
+	for i, a := range acks[:100] {
+		if a.Status != "ok" {
+			t.Fatalf("channel %d: %+v", i+1, a)
+		}
+	}
+	if acks[100] != (errBody{Status: "err", Error: "subscription limit reached"}) {
+		t.Errorf("101st channel: %+v", acks[100])
+	}
+	if d := w.call("sub", `"chs":["trades::1"]`); string(d) != `[{"status":"ok"}]` {
+		t.Errorf("re-subscribing a held channel: %s", d)
+	}
+	w.call("unsub", `"chs":["trades::1"]`)
+	if d := w.call("sub", `"chs":["trades::101"]`); string(d) != `[{"status":"ok"}]` {
+		t.Errorf("after an unsubscribe: %s", d)
+	}
+}

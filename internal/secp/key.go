@@ -2,6 +2,7 @@ package secp
 
 import (
 	"encoding/binary"
+	"unsafe"
 
 	"github.com/decred/dcrd/dcrec/secp256k1/v4"
 )
@@ -31,7 +32,7 @@ const (
 type affine struct{ x, y secp256k1.FieldVal }
 
 // KeyTableBytes is the memory one Key holds (for sizing caches).
-const KeyTableBytes = keyWindows * keyDigits * 80
+const KeyTableBytes = keyWindows * keyDigits * int(unsafe.Sizeof(affine{}))
 
 // NewKey builds the table for pub (about ten recoveries' worth of work).
 func NewKey(pub *secp256k1.PublicKey) *Key {

@@ -26,15 +26,6 @@ func seededDigest(rng *rand.Rand) (d [32]byte) {
 	return d
 }
 
-// mustSig signs with decred directly (not through this package).
-func mustSig(t testing.TB, key *secp256k1.PrivateKey, d [32]byte) Signature {
-	sig, err := ParseSignature(signEth(key, d))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return sig
-}
-
 // checkSigned asserts the one promise of Key.Signed: true only when Recover
 // returns the key's address; and it returns Signed's answer.
 func checkSigned(t *testing.T, k *Key, d [32]byte, sig Signature) bool {
@@ -103,12 +94,12 @@ func TestKeySignedRefusesDegenerate(t *testing.T) {
 	good := mustSig(t, priv, d)
 	order, _ := hex.DecodeString("fffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141")
 	cases := map[string]func(*Signature){
-		"r zero":     func(s *Signature) { clear(s[:32]) },
-		"s zero":     func(s *Signature) { clear(s[32:64]) },
-		"r is n":     func(s *Signature) { copy(s[:32], order) },
-		"s is n":     func(s *Signature) { copy(s[32:64], order) },
-		"v two":      func(s *Signature) { s[64] = 2 },
-		"all ones r": func(s *Signature) { copy(s[:32], make([]byte, 32)); s[0] = 0xff },
+		"r zero":    func(s *Signature) { clear(s[:32]) },
+		"s zero":    func(s *Signature) { clear(s[32:64]) },
+		"r is n":    func(s *Signature) { copy(s[:32], order) },
+		"s is n":    func(s *Signature) { copy(s[32:64], order) },
+		"v two":     func(s *Signature) { s[64] = 2 },
+		"r above n": func(s *Signature) { copy(s[:32], make([]byte, 32)); s[0] = 0xff },
 	}
 	for name, mutate := range cases {
 		sig := good

@@ -35,15 +35,21 @@ func signEth(key *secp256k1.PrivateKey, digest [32]byte) string {
 	return "0x" + hex.EncodeToString(out)
 }
 
+// mustSig signs with decred directly (not through this package).
+func mustSig(t testing.TB, key *secp256k1.PrivateKey, d [32]byte) Signature {
+	sig, err := ParseSignature(signEth(key, d))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sig
+}
+
 func TestRecoverKnownKeys(t *testing.T) {
 	for _, ka := range keyAddrs {
 		key := mustKey(t, ka.key)
 		for i := range 20 {
 			digest := keccak.Sum256([]byte{byte(i)}, []byte(ka.key))
-			sig, err := ParseSignature(signEth(key, digest))
-			if err != nil {
-				t.Fatal(err)
-			}
+			sig := mustSig(t, key, digest)
 			got, err := Recover(digest, sig)
 			if err != nil {
 				t.Fatalf("recover: %v", err)
@@ -66,10 +72,7 @@ func TestRecoverKnownKeys(t *testing.T) {
 func TestHighSRejected(t *testing.T) {
 	key := mustKey(t, keyAddrs[0].key)
 	digest := keccak.Sum256([]byte("high-s"))
-	sig, err := ParseSignature(signEth(key, digest))
-	if err != nil {
-		t.Fatal(err)
-	}
+	sig := mustSig(t, key, digest)
 	var s secp256k1.ModNScalar
 	s.SetByteSlice(sig[32:64])
 	if s.IsOverHalfOrder() {
@@ -217,10 +220,7 @@ func FuzzParseAddress(f *testing.F) {
 func BenchmarkRecover(b *testing.B) {
 	key := mustKey(b, keyAddrs[0].key)
 	digest := keccak.Sum256([]byte("bench"))
-	sig, err := ParseSignature(signEth(key, digest))
-	if err != nil {
-		b.Fatal(err)
-	}
+	sig := mustSig(b, key, digest)
 	b.ReportAllocs()
 	m := cpuclock.Start()
 	for b.Loop() {
@@ -236,10 +236,7 @@ func BenchmarkRecover(b *testing.B) {
 func BenchmarkRecoverParallel(b *testing.B) {
 	key := mustKey(b, keyAddrs[0].key)
 	digest := keccak.Sum256([]byte("bench"))
-	sig, err := ParseSignature(signEth(key, digest))
-	if err != nil {
-		b.Fatal(err)
-	}
+	sig := mustSig(b, key, digest)
 	b.ReportAllocs()
 	m := cpuclock.Start()
 	b.RunParallel(func(pb *testing.PB) {
