@@ -139,17 +139,17 @@ func (s *Server) execTrade(opType string, req *perpsauth.Request, hint *perpsaut
 	if n > MaxBatch {
 		return fail(400, "invalid request: at most 100 items per request")
 	}
+	if s.opt.queueWait != nil {
+		s.opt.queueWait()
+	}
+	if s.now().UnixMilli() >= v.DeadlineMs { // deadline passed before sequencing: not executed (and not charged)
+		return fail(400, perpsauth.ErrCommandExpired.Error())
+	}
 	if ok, wait := s.acts.take(c.Account, actions, s.now()); !ok {
 		s.ver.Replay().Remove(v.Replay)
 		res := errResult(batch, 429, "action_rate_limited")
 		res.retry = wait
 		return res
-	}
-	if s.opt.queueWait != nil {
-		s.opt.queueWait()
-	}
-	if s.now().UnixMilli() >= v.DeadlineMs { // deadline passed before sequencing: not executed
-		return fail(400, perpsauth.ErrCommandExpired.Error())
 	}
 	ev, err := s.submit(c)
 	if err != nil {

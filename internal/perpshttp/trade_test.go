@@ -462,3 +462,22 @@ func TestCommandQueuedPastItsDeadlineIsNotExecuted(t *testing.T) {
 		})
 	}
 }
+
+// TestExpiredCommandSpendsNoActions: a command refused as expired was not
+// executed, so it takes nothing from the account's action budget.
+func TestExpiredCommandSpendsNoActions(t *testing.T) {
+	var e *env
+	expire := true
+	e = newEnv(t, Options{ActionBudget: 1, queueWait: func() {
+		if expire {
+			expire = false
+			e.advance(6 * time.Second) // past the default 5 s deadline; refills a tenth of an action
+		}
+	}})
+	e.instrument()
+	a := e.trader(1, "1000000")
+	if code, body := a.placeRaw("", ord{iid: 1, buy: true, p: "100", qty: "1"}); code != 400 || !strings.Contains(body, "command expired") {
+		t.Fatalf("first: %d %s", code, body)
+	}
+	a.placeOK(ord{iid: 1, buy: true, p: "100", qty: "1"}) // the one action is still there
+}
