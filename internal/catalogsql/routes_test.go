@@ -94,6 +94,10 @@ func TestMarketListingFilters(t *testing.T) {
 		{"volume_num_min=1&ascending=true", "559651,559652"},
 		{"liquidity_num_max=0&ascending=true", sortIDs(42, btc100, btc150, finals)},
 		{"order=slug&ascending=true&limit=2", fmt.Sprintf("%d,%d", btc100, btc150)},
+		// Live orders: equal volumes tie by id, in the order's direction.
+		{"order=volumeNum&ascending=false&limit=2", "559652,559651"},
+		{"order=volume_num&ascending=true&limit=2", fmt.Sprintf("42,%d", btc100)},
+		{"order=liquidity&ascending=false&volume_num_min=1", "559652,559651"},
 	} {
 		var got []map[string]any
 		if st := e.get(t, "/markets?"+c.query, &got); st != 200 {
