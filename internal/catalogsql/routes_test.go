@@ -74,8 +74,6 @@ func TestMarketListingFilters(t *testing.T) {
 	btc100 := catalog.DerivedMarketID(cond(0x11))
 	btc150 := catalog.DerivedMarketID(cond(0x12))
 	finals := catalog.DerivedMarketID(cond(0x21))
-	all := fmt.Sprintf("%d,%d,%d,42,559651,559652", btc100, btc150, finals)
-	_ = all
 	for _, c := range []struct{ query, want string }{
 		{"ascending=true", sortIDs(42, 559651, 559652, btc100, btc150, finals)},
 		{"id=42&id=559652&ascending=true", "42,559652"},
