@@ -336,12 +336,9 @@ func (h *Handler) ok(w http.ResponseWriter, err error, what string) bool {
 	if err == nil {
 		return true
 	}
-	var pe *paramError
 	switch {
 	case errors.Is(err, ErrNotFound) && what != "":
 		writeError(w, http.StatusNotFound, "not found error", what+" not found")
-	case errors.As(err, &pe):
-		writeParamError(w, err)
 	case errors.Is(err, context.Canceled):
 		// client went away; nothing useful to write
 	default:
