@@ -95,6 +95,32 @@ func BenchmarkLiveListings(b *testing.B) {
 	benchPathsOn(b, catalog.NewHandler(st, catalog.Options{Live: live}), livePaths)
 }
 
+// BenchmarkListingsLiveMoving measures the render-cache miss path: every
+// request sees new live figures for every market (as after a trade in each),
+// so every event and market renders afresh.
+func BenchmarkListingsLiveMoving(b *testing.B) {
+	st, live := benchWorld(b)
+	benchPathsOn(b, catalog.NewHandler(st, catalog.Options{Live: &movingLive{base: live}}), benchPaths[:4])
+}
+
+// movingLive is StaticLive with every volume one micro-USDC higher on each
+// call.
+type movingLive struct {
+	base catalog.StaticLive
+	n    amount.Micro
+}
+
+func (m *movingLive) Live(ctx context.Context, ids []string) (map[string]catalog.Live, error) {
+	m.n++
+	out, _ := m.base.Live(ctx, ids)
+	for id, l := range out {
+		v := *l.Volume + m.n
+		l.Volume = &v
+		out[id] = l
+	}
+	return out, nil
+}
+
 func benchListings(b *testing.B, h http.Handler) { benchPathsOn(b, h, benchPaths) }
 
 func benchPathsOn(b *testing.B, h http.Handler, paths []string) {

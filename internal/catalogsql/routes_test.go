@@ -368,6 +368,22 @@ func TestLiveFieldsFollowTheStore(t *testing.T) {
 	if ids(t, got) != "103" {
 		t.Errorf("volume range after trade = [%s]", ids(t, got))
 	}
+	// Markets nested in an event carry their live figures too, whether or
+	// not the listing filtered on live figures.
+	for _, c := range []struct {
+		path string
+		ev   map[string]any
+	}{{"/events/103", ev}, {"/events?volume_min=100&volume_max=200", got[0]}} {
+		var m42 map[string]any
+		for _, m := range objs(t, c.ev["markets"]) {
+			if m["id"] == "42" {
+				m42 = m
+			}
+		}
+		if m42 == nil || m42["volume"] != "125.5" || fmt.Sprint(m42["lastTradePrice"]) != "0.62" {
+			t.Errorf("%s: nested market 42 = volume %v lastTradePrice %v", c.path, m42["volume"], m42["lastTradePrice"])
+		}
+	}
 }
 
 func TestRateLimitHookScopes(t *testing.T) {
