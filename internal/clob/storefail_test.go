@@ -3,14 +3,11 @@ package clob_test
 import (
 	"context"
 	"errors"
-	"net/http/httptest"
-	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"pmx/internal/clob"
-	"pmx/internal/clobsql"
 	"pmx/internal/eip712"
 	"pmx/internal/secp"
 )
@@ -49,19 +46,8 @@ func (s *brokenStore) Revoke(ctx context.Context, k string, at time.Time) (bool,
 // TestStoreFailures: a failing store gives each route the contract's
 // status and message (interface.md "CLOB errors"), never the internal text.
 func TestStoreFailures(t *testing.T) {
-	inner, err := clobsql.New(context.Background(), openDB(t))
-	if err != nil {
-		t.Fatal(err)
-	}
-	st := &brokenStore{Store: inner}
-	clk := &fixedClock{t: time.Unix(now0, 0)}
-	h, err := clob.New(clob.Options{Store: st, MasterKey: []byte(strings.Repeat("k", 32)), Clock: clk})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(h)
-	t.Cleanup(srv.Close)
-	e := &env{srv: srv, clock: clk, h: h}
+	st := &brokenStore{Store: newStore(t)}
+	e := newEnvWith(t, st)
 	w := newWallet(t, priv0)
 	c := e.do(t, "POST", "/auth/api-key", w.l1(now0, 0), "").creds(t)
 
