@@ -336,12 +336,9 @@ func (h *Handler) ok(w http.ResponseWriter, err error, what string) bool {
 	if err == nil {
 		return true
 	}
-	var pe *paramError
 	switch {
 	case errors.Is(err, ErrNotFound) && what != "":
 		writeError(w, http.StatusNotFound, "not found error", what+" not found")
-	case errors.As(err, &pe):
-		writeParamError(w, err)
 	case errors.Is(err, context.Canceled):
 		// client went away; nothing useful to write
 	default:
@@ -381,17 +378,16 @@ func (h *Handler) applyLiveEvents(ctx context.Context, evs []Event, apply bool) 
 	return live, nil
 }
 
-// applyEventLive overwrites an event's and its markets' live fields. It
-// only assigns fields, so applying twice is the same as once.
+// applyEventLive overwrites an event's live totals (summed from the live
+// map, not from its markets' fields). Its markets get their own figures
+// where they are rendered (renderMarket), which writes into them, and the
+// slice may be shared with the store's cache: it is copied here, before
+// that write. It only assigns fields, so applying twice is the same as once.
 func applyEventLive(e *Event, live map[string]Live) {
 	if len(live) == 0 {
 		return
 	}
-	// The markets slice may be shared with the store's cache: copy on write.
 	e.Markets = slices.Clone(e.Markets)
-	for j := range e.Markets {
-		applyMarketLive(&e.Markets[j], live)
-	}
 	sumEvent(e, live)
 }
 

@@ -121,7 +121,7 @@ func (h *Handler) serveEvents(w http.ResponseWriter, r *http.Request, keyset boo
 		return
 	}
 	if post {
-		evs = postEvents(evs, lq, keyset)
+		evs = postLive(evs, lq, keyset, func(e *Event) Str { return e.ID }, eventLive)
 	}
 	if !keyset {
 		h.writeEvents(w, evs, live, 'a', "", withMarkets)
@@ -136,27 +136,38 @@ func (h *Handler) serveEvents(w http.ResponseWriter, r *http.Request, keyset boo
 	h.writeEvents(w, evs, live, 'k', next, withMarkets)
 }
 
-// postEvents filters and orders on live figures, then windows. For keyset
-// it keeps one extra row so the caller can tell whether more follow.
-func postEvents(evs []Event, lq liveQuery, keyset bool) []Event {
-	out := evs[:0]
-	for i := range evs {
-		e := &evs[i]
-		if inRange(numRat(numText(e.Volume)), lq.volMin, lq.volMax) &&
-			inRange(numRat(numText(e.Liquidity)), lq.liqMin, lq.liqMax) {
-			out = append(out, *e)
+// postLive filters rows on their live volume and liquidity, orders them on
+// a live figure when asked (live reads a row's figure by live* key), then
+// windows. For keyset it keeps one extra row so the caller can tell whether
+// more follow.
+func postLive[T any](rows []T, lq liveQuery, keyset bool, id func(*T) Str, live func(*T, string) *Num) []T {
+	out := rows[:0]
+	for i := range rows {
+		r := &rows[i]
+		if inRange(numRat(live(r, liveVolume)), lq.volMin, lq.volMax) &&
+			inRange(numRat(live(r, liveLiquidity)), lq.liqMin, lq.liqMax) {
+			out = append(out, *r)
 		}
 	}
-	if lq.order != "" {
-		keys := make(map[string]*big.Rat, len(out))
-		for i := range out {
-			keys[string(out[i].ID)] = numRat(numText(eventLive(&out[i], lq.order)))
-		}
-		slices.SortStableFunc(out, func(a, b Event) int {
-			return cmpLive(keys[string(a.ID)], keys[string(b.ID)], string(a.ID), string(b.ID), lq.ascending)
-		})
+	if lq.order == "" {
+		return window(out, lq, keyset)
 	}
-	return window(out, lq, keyset)
+	// Sort and window positions, not the (large) rows; gather the page.
+	keys := make([]*big.Rat, len(out))
+	ids := make([]string, len(out))
+	perm := make([]int, len(out))
+	for i := range out {
+		keys[i], ids[i], perm[i] = numRat(live(&out[i], lq.order)), string(id(&out[i])), i
+	}
+	slices.SortStableFunc(perm, func(a, b int) int {
+		return cmpLive(keys[a], keys[b], ids[a], ids[b], lq.ascending)
+	})
+	perm = window(perm, lq, keyset)
+	page := make([]T, len(perm))
+	for k, i := range perm {
+		page[k] = out[i]
+	}
+	return page
 }
 
 func window[T any](rows []T, lq liveQuery, keyset bool) []T {
@@ -201,14 +212,6 @@ func cmpLive(a, b *big.Rat, ida, idb string, asc bool) int {
 	return c
 }
 
-func numText(n *Num) *string {
-	if n == nil {
-		return nil
-	}
-	s := string(*n)
-	return &s
-}
-
 func eventLive(e *Event, key string) *Num {
 	switch key {
 	case liveVolume:
@@ -251,7 +254,7 @@ func eventKey(e *Event, order string) string {
 	case OrderCreatedAt:
 		return dateOf(e.CreatedAt)
 	case OrderSlug:
-		return strOf(e.Slug)
+		return text(e.Slug)
 	}
 	return ""
 }
@@ -265,7 +268,7 @@ func marketKey(m *Market, order string) string {
 	case OrderCreatedAt:
 		return dateOf(m.CreatedAt)
 	case OrderSlug:
-		return strOf(m.Slug)
+		return text(m.Slug)
 	}
 	return ""
 }
@@ -277,11 +280,12 @@ func dateOf(s *string) string {
 	return DateKey(*s)
 }
 
-func strOf(s *string) string {
+// text is *s, or "" when s is nil.
+func text[T ~string](s *T) string {
 	if s == nil {
 		return ""
 	}
-	return *s
+	return string(*s)
 }
 
 func (h *Handler) marketFilter(p *params, keyset bool) (MarketFilter, liveQuery) {
@@ -342,23 +346,7 @@ func (h *Handler) serveMarkets(w http.ResponseWriter, r *http.Request, keyset bo
 		return
 	}
 	if post {
-		out := ms[:0]
-		for i := range ms {
-			if inRange(numRat(numText(ms[i].VolumeNum)), lq.volMin, lq.volMax) &&
-				inRange(numRat(numText(ms[i].LiquidityNum)), lq.liqMin, lq.liqMax) {
-				out = append(out, ms[i])
-			}
-		}
-		if lq.order != "" {
-			keys := make(map[string]*big.Rat, len(out))
-			for i := range out {
-				keys[string(out[i].ID)] = numRat(numText(marketLive(&out[i], lq.order)))
-			}
-			slices.SortStableFunc(out, func(a, b Market) int {
-				return cmpLive(keys[string(a.ID)], keys[string(b.ID)], string(a.ID), string(b.ID), lq.ascending)
-			})
-		}
-		ms = window(out, lq, keyset)
+		ms = postLive(ms, lq, keyset, func(m *Market) Str { return m.ID }, marketLive)
 	}
 	if !keyset {
 		h.writeMarkets(w, ms, live, 'a', "")

@@ -99,13 +99,13 @@ func sumEvent(e *Event, live map[string]Live) {
 		set    func(Num)
 	}
 	fields := []field{
-		{func(l Live) *amount.Micro { return l.Volume }, func(m *Market) string { return strText(m.Volume) },
+		{func(l Live) *amount.Micro { return l.Volume }, func(m *Market) string { return text(m.Volume) },
 			func(n Num) { e.Volume = &n }},
-		{func(l Live) *amount.Micro { return l.Volume24hr }, func(m *Market) string { return numTextOf(m.Volume24hr) },
+		{func(l Live) *amount.Micro { return l.Volume24hr }, func(m *Market) string { return text(m.Volume24hr) },
 			func(n Num) { e.Volume24hr = &n }},
-		{func(l Live) *amount.Micro { return l.Liquidity }, func(m *Market) string { return strText(m.Liquidity) },
+		{func(l Live) *amount.Micro { return l.Liquidity }, func(m *Market) string { return text(m.Liquidity) },
 			func(n Num) { e.Liquidity, e.LiquidityClob = &n, &n }},
-		{func(l Live) *amount.Micro { return l.OpenInterest }, func(m *Market) string { return numTextOf(m.OpenInterest) },
+		{func(l Live) *amount.Micro { return l.OpenInterest }, func(m *Market) string { return text(m.OpenInterest) },
 			func(n Num) { e.OpenInterest = &n }},
 	}
 	for _, f := range fields {
@@ -136,20 +136,6 @@ func sumEvent(e *Event, live map[string]Live) {
 			f.set(Num(trimDecimal(sum.FloatString(decimals))))
 		}
 	}
-}
-
-func strText(s *Str) string {
-	if s == nil {
-		return ""
-	}
-	return string(*s)
-}
-
-func numTextOf(n *Num) string {
-	if n == nil {
-		return ""
-	}
-	return string(*n)
 }
 
 // trimDecimal drops trailing fractional zeros ("1.500" -> "1.5", "2.0" -> "2").

@@ -169,11 +169,11 @@ func (l *liveQuery) active() bool {
 }
 
 // numRat reads a rendered number (nil when unknown).
-func numRat(s *string) *big.Rat {
-	if s == nil || *s == "" {
+func numRat(n *Num) *big.Rat {
+	if n == nil || *n == "" {
 		return nil
 	}
-	r, ok := new(big.Rat).SetString(*s)
+	r, ok := new(big.Rat).SetString(string(*n))
 	if !ok {
 		return nil
 	}

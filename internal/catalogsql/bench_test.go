@@ -80,8 +80,51 @@ type frozenLive struct{ catalog.StaticLive }
 
 func (frozenLive) LiveGeneration() uint64 { return 1 }
 
-func benchListings(b *testing.B, h http.Handler) {
-	for _, p := range benchPaths {
+// livePaths filter and order on live figures, which the handler does
+// after loading every matching row (listing.go postLive).
+var livePaths = []string{
+	"/events?order=volume&ascending=false&limit=20",
+	"/markets?order=volume&ascending=false&limit=20",
+	"/markets?volume_num_min=100&limit=20",
+}
+
+// BenchmarkLiveListings measures listings ordered or filtered on live
+// figures; every request renders (no whole-response cache).
+func BenchmarkLiveListings(b *testing.B) {
+	st, live := benchWorld(b)
+	benchPathsOn(b, catalog.NewHandler(st, catalog.Options{Live: live}), livePaths)
+}
+
+// BenchmarkListingsLiveMoving measures the render-cache miss path: every
+// request sees new live figures for every market (as after a trade in each),
+// so every event and market renders afresh.
+func BenchmarkListingsLiveMoving(b *testing.B) {
+	st, live := benchWorld(b)
+	benchPathsOn(b, catalog.NewHandler(st, catalog.Options{Live: &movingLive{base: live}}), benchPaths[:4])
+}
+
+// movingLive is StaticLive with every volume one micro-USDC higher on each
+// call.
+type movingLive struct {
+	base catalog.StaticLive
+	n    amount.Micro
+}
+
+func (m *movingLive) Live(ctx context.Context, ids []string) (map[string]catalog.Live, error) {
+	m.n++
+	out, _ := m.base.Live(ctx, ids)
+	for id, l := range out {
+		v := *l.Volume + m.n
+		l.Volume = &v
+		out[id] = l
+	}
+	return out, nil
+}
+
+func benchListings(b *testing.B, h http.Handler) { benchPathsOn(b, h, benchPaths) }
+
+func benchPathsOn(b *testing.B, h http.Handler, paths []string) {
+	for _, p := range paths {
 		name := strings.NewReplacer("/", "_", "?", "_", "=", "").Replace(strings.TrimPrefix(p, "/"))
 		b.Run(name, func(b *testing.B) {
 			req := httptest.NewRequest(http.MethodGet, p, nil)

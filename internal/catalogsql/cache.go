@@ -231,21 +231,3 @@ func toArgs[T any](vals []T) []any {
 	}
 	return out
 }
-
-// queryIDs runs an id-selecting query.
-func queryIDs(ctx context.Context, q execer, query string, args ...any) ([]int64, error) {
-	rows, err := q.QueryContext(ctx, query, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var ids []int64
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			return nil, err
-		}
-		ids = append(ids, id)
-	}
-	return ids, rows.Err()
-}

@@ -216,7 +216,9 @@ func TestContractFieldsLedgerEvent(t *testing.T) {
 		}
 	}
 	var tags []any
-	e.get(t, "/events/101/tags", &tags)
+	if st := e.get(t, "/events/101/tags", &tags); st != 200 || len(tags) == 0 {
+		t.Fatalf("/events/101/tags: %d, %d tags (the category tag expected)", st, len(tags))
+	}
 	for _, tg := range objs(t, tags) {
 		checkFields(t, "tag", tg, tagFields, false)
 	}

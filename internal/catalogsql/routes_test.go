@@ -74,8 +74,6 @@ func TestMarketListingFilters(t *testing.T) {
 	btc100 := catalog.DerivedMarketID(cond(0x11))
 	btc150 := catalog.DerivedMarketID(cond(0x12))
 	finals := catalog.DerivedMarketID(cond(0x21))
-	all := fmt.Sprintf("%d,%d,%d,42,559651,559652", btc100, btc150, finals)
-	_ = all
 	for _, c := range []struct{ query, want string }{
 		{"ascending=true", sortIDs(42, 559651, 559652, btc100, btc150, finals)},
 		{"id=42&id=559652&ascending=true", "42,559652"},
@@ -94,6 +92,10 @@ func TestMarketListingFilters(t *testing.T) {
 		{"volume_num_min=1&ascending=true", "559651,559652"},
 		{"liquidity_num_max=0&ascending=true", sortIDs(42, btc100, btc150, finals)},
 		{"order=slug&ascending=true&limit=2", fmt.Sprintf("%d,%d", btc100, btc150)},
+		// Live orders: equal volumes tie by id, in the order's direction.
+		{"order=volumeNum&ascending=false&limit=2", "559652,559651"},
+		{"order=volume_num&ascending=true&limit=2", fmt.Sprintf("42,%d", btc100)},
+		{"order=liquidity&ascending=false&volume_num_min=1", "559652,559651"},
 	} {
 		var got []map[string]any
 		if st := e.get(t, "/markets?"+c.query, &got); st != 200 {
@@ -365,6 +367,22 @@ func TestLiveFieldsFollowTheStore(t *testing.T) {
 	e.get(t, "/events?volume_min=100&volume_max=200", &got)
 	if ids(t, got) != "103" {
 		t.Errorf("volume range after trade = [%s]", ids(t, got))
+	}
+	// Markets nested in an event carry their live figures too, whether or
+	// not the listing filtered on live figures.
+	for _, c := range []struct {
+		path string
+		ev   map[string]any
+	}{{"/events/103", ev}, {"/events?volume_min=100&volume_max=200", got[0]}} {
+		var m42 map[string]any
+		for _, m := range objs(t, c.ev["markets"]) {
+			if m["id"] == "42" {
+				m42 = m
+			}
+		}
+		if m42 == nil || m42["volume"] != "125.5" || fmt.Sprint(m42["lastTradePrice"]) != "0.62" {
+			t.Errorf("%s: nested market 42 = volume %v lastTradePrice %v", c.path, m42["volume"], m42["lastTradePrice"])
+		}
 	}
 }
 

@@ -53,29 +53,41 @@ func New(ctx context.Context, db *sql.DB) (*Store, error) {
 // event's markets, tag links and series links are replaced wholesale, so
 // importing the same document again leaves the rows identical.
 func (s *Store) ImportEvents(ctx context.Context, events []catalog.Event) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	defer s.gen.Add(1) // runs after the commit (or rollback) below
-	tx, err := s.db.BeginTx(ctx, nil)
-	if err != nil {
-		return err
-	}
-	defer tx.Rollback()
-	for i := range events {
-		if err := writeEvent(ctx, tx, &events[i]); err != nil {
-			return err
+	return s.write(ctx, func(tx *sql.Tx) error {
+		for i := range events {
+			if err := writeEvent(ctx, tx, &events[i]); err != nil {
+				return err
+			}
 		}
-	}
-	if err := bump(ctx, tx); err != nil {
-		return err
-	}
-	return tx.Commit()
+		return nil
+	})
 }
 
 // UpsertFromLedgerMarket folds a `market` ledger event into the catalog
 // (see catalog.MergeLedgerMarket); the data store's ingest calls it for
 // every market line so demo markets are catalog markets.
 func (s *Store) UpsertFromLedgerMarket(ctx context.Context, ev ledger.Event) error {
+	return s.write(ctx, func(tx *sql.Tx) error {
+		var existing *catalog.Event
+		e, err := getEvent(ctx, tx, ev.EventID)
+		switch {
+		case err == nil:
+			existing = &e
+		case !errors.Is(err, catalog.ErrNotFound):
+			return err
+		}
+		merged, err := catalog.MergeLedgerMarket(existing, ev)
+		if err != nil {
+			return err
+		}
+		return writeEvent(ctx, tx, &merged)
+	})
+}
+
+// write runs fn in one transaction, serialised with other writers, and
+// bumps the stored generation in it; the in-memory generation moves after
+// the commit (or rollback), so it never announces an invisible write.
+func (s *Store) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	defer s.gen.Add(1) // runs after the commit (or rollback) below
@@ -84,19 +96,7 @@ func (s *Store) UpsertFromLedgerMarket(ctx context.Context, ev ledger.Event) err
 		return err
 	}
 	defer tx.Rollback()
-	var existing *catalog.Event
-	e, err := getEvent(ctx, tx, ev.EventID)
-	switch {
-	case err == nil:
-		existing = &e
-	case !errors.Is(err, catalog.ErrNotFound):
-		return err
-	}
-	merged, err := catalog.MergeLedgerMarket(existing, ev)
-	if err != nil {
-		return err
-	}
-	if err := writeEvent(ctx, tx, &merged); err != nil {
+	if err := fn(tx); err != nil {
 		return err
 	}
 	if err := bump(ctx, tx); err != nil {

@@ -11,14 +11,11 @@ import (
 	"time"
 
 	"pmx/internal/clobauth"
+	"pmx/internal/ratelimit"
 )
 
 // Clock is the time source (ratelimit.SystemClock satisfies it).
 type Clock interface{ Now() time.Time }
-
-type systemClock struct{}
-
-func (systemClock) Now() time.Time { return time.Now() }
 
 // Options configure the handler. Store and MasterKey are required.
 type Options struct {
@@ -73,7 +70,7 @@ func New(opt Options) (*Handler, error) {
 		h.log = slog.New(slog.DiscardHandler)
 	}
 	if h.clock == nil {
-		h.clock = systemClock{}
+		h.clock = ratelimit.SystemClock{}
 	}
 	h.routes()
 	return h, nil

@@ -157,10 +157,21 @@ func openDB(t testing.TB) *sql.DB {
 
 func newEnv(t testing.TB) *env {
 	t.Helper()
+	return newEnvWith(t, newStore(t))
+}
+
+func newStore(t testing.TB) *clobsql.Store {
+	t.Helper()
 	st, err := clobsql.New(context.Background(), openDB(t))
 	if err != nil {
 		t.Fatal(err)
 	}
+	return st
+}
+
+// newEnvWith serves a handler over st.
+func newEnvWith(t testing.TB, st clob.Store) *env {
+	t.Helper()
 	clk := &fixedClock{t: time.Unix(now0, 0)}
 	h, err := clob.New(clob.Options{Store: st, MasterKey: []byte(strings.Repeat("k", 32)), Clock: clk})
 	if err != nil {

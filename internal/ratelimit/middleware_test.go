@@ -3,6 +3,7 @@ package ratelimit
 import (
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"slices"
 	"sync/atomic"
 	"testing"
@@ -164,6 +165,16 @@ func FuzzClientIP(f *testing.F) {
 		}
 		if addr != "" && k == "" {
 			t.Fatalf("empty key for %q", addr)
+		}
+		// An IPv4 key: the plain and the IPv4-mapped IPv6 peer forms of that
+		// host get the same key.
+		if a, err := netip.ParseAddr(k); err == nil && a.Is4() {
+			for _, peer := range []string{k + ":1", "[" + netip.AddrFrom16(a.As16()).String() + "]:1"} {
+				r.RemoteAddr = peer
+				if got := ClientIP(r); got != k {
+					t.Fatalf("%q keys as %q, %q as %q", addr, k, peer, got)
+				}
+			}
 		}
 	})
 }
