@@ -11,6 +11,7 @@ import (
 	"strconv"
 
 	"pmx/internal/amount"
+	"pmx/internal/catalog"
 	"pmx/internal/ledger"
 )
 
@@ -217,7 +218,7 @@ func (g *gen) newToken(t *token) int32 {
 }
 
 func (g *gen) slug(s string) string {
-	base := slugify(s)
+	base := catalog.Slugify(s)
 	out := base
 	for i := 2; g.usedSlugs[out]; i++ {
 		out = base + "-" + strconv.Itoa(i)
@@ -235,7 +236,7 @@ func (g *gen) setupBuilders() {
 		code := g.hexID(32)
 		g.builders = append(g.builders, code)
 		g.put(&ledger.Event{Kind: ledger.KindBuilder, Code: code, Name: n, Verified: i < 3,
-			ProfileImage: "https://pmx.example/builders/" + slugify(n) + ".png"})
+			ProfileImage: "https://pmx.example/builders/" + catalog.Slugify(n) + ".png"})
 	}
 }
 

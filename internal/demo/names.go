@@ -64,21 +64,3 @@ func userName(r *rand.Rand) string {
 
 func personName(r *rand.Rand) string { return pick(r, firstNames) + " " + pick(r, lastNames) }
 
-// slugify lower-cases s and joins its alphanumeric runs with dashes.
-func slugify(s string) string {
-	var b strings.Builder
-	dash := false
-	for _, c := range strings.ToLower(s) {
-		switch {
-		case c >= 'a' && c <= 'z' || c >= '0' && c <= '9':
-			if dash && b.Len() > 0 {
-				b.WriteByte('-')
-			}
-			dash = false
-			b.WriteRune(c)
-		default:
-			dash = true
-		}
-	}
-	return b.String()
-}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"pmx/internal/amount"
+	gamma "pmx/internal/catalog"
 	"pmx/internal/ledger"
 )
 
@@ -38,7 +39,7 @@ func (a *applier) comboMarket(e *ledger.Event) error {
 		title = e.Question // legs not listed yet: the ledger's own title
 	}
 	m.outcomes, m.legs, m.question, m.dirty = outcomes, e.Legs, title, true
-	m.marketID = derivedMarketID(e.ComboConditionID)
+	m.marketID = gamma.DerivedMarketID(e.ComboConditionID)
 	for i, id := range e.TokenIDs {
 		t := a.token(id)
 		t.mid, t.idx, t.outcome, t.dirty = m.mid, i, outcomes[i], true

@@ -3,9 +3,9 @@ package sqlite
 import (
 	"fmt"
 	"slices"
-	"strconv"
 
 	"pmx/internal/amount"
+	gamma "pmx/internal/catalog"
 	"pmx/internal/ledger"
 	"pmx/internal/store"
 )
@@ -26,7 +26,7 @@ func (a *applier) market(e *ledger.Event) error {
 	}
 	m.marketID = e.MarketID
 	if m.marketID == 0 {
-		m.marketID = derivedMarketID(e.ConditionID)
+		m.marketID = gamma.DerivedMarketID(e.ConditionID)
 	}
 	m.question, m.slug, m.eventID, m.eventSlug, m.eventTitle = e.Question, e.Slug, e.EventID, e.EventSlug, e.EventTitle
 	m.category, m.negRisk, m.endDate, m.icon = e.Category, e.NegRisk, e.EndDate, e.Icon
@@ -50,19 +50,6 @@ func (a *applier) market(e *ledger.Event) error {
 	}
 	a.cat.relink()
 	return nil
-}
-
-// derivedMarketID is the catalog market id used when the ledger gives none:
-// the first 7 hex digits of the condition id (stable across loads).
-func derivedMarketID(cond string) int64 {
-	if len(cond) < 9 {
-		return 0
-	}
-	v, err := strconv.ParseInt(cond[2:9], 16, 64)
-	if err != nil {
-		return 0
-	}
-	return v
 }
 
 // token returns the token with this id, creating it (unlisted) if needed.
