@@ -63,4 +63,3 @@ func userName(r *rand.Rand) string {
 }
 
 func personName(r *rand.Rand) string { return pick(r, firstNames) + " " + pick(r, lastNames) }
-
