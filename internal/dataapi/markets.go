@@ -24,16 +24,17 @@ const (
 )
 
 // registerMarkets mounts the routes of this file family; heavy wraps a
-// route in the heavy-query queue (holders and oi are heavy in production).
-func (s *Service) registerMarkets(heavy func(string, HandlerFunc)) {
+// route in the heavy-query queue (holders and oi are heavy in production),
+// light only in the database slot every store-reading route takes.
+func (s *Service) registerMarkets(heavy, light func(string, HandlerFunc)) {
 	heavy("/v2/holders", s.holders)
 	heavy("/v2/oi", s.openInterest)
-	s.mux.HandleFunc("/v2/live-volume", s.liveVolume)
-	s.mux.HandleFunc("/v2/prices-history", s.pricesHistory)
-	s.mux.HandleFunc("/v2/resolutions", s.resolutions)
-	s.mux.HandleFunc("/v2/tokens", s.tokens)
-	s.mux.HandleFunc("/v2/status", s.status)
-	s.mux.HandleFunc("/v1/accounting/snapshot", s.accountingSnapshot)
+	light("/v2/live-volume", s.liveVolume)
+	light("/v2/prices-history", s.pricesHistory)
+	light("/v2/resolutions", s.resolutions)
+	light("/v2/tokens", s.tokens)
+	light("/v2/status", s.status)
+	light("/v1/accounting/snapshot", s.accountingSnapshot)
 }
 
 // holders is an offset walk behind a cohort cursor (kind "holders"): the
