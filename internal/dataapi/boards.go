@@ -219,9 +219,6 @@ func (s *Service) buildersVolume(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if rows == nil {
-		rows = []store.BuilderVolumePoint{}
-	}
-	WriteData(w, r, rows)
+	WriteList(w, r, rows)
 	return nil
 }

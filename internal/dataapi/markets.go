@@ -136,10 +136,7 @@ func (s *Service) openInterest(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if rows == nil {
-		rows = []store.OpenInterest{}
-	}
-	WriteData(w, r, rows)
+	WriteList(w, r, rows)
 	return nil
 }
 
@@ -202,10 +199,7 @@ func (s *Service) tokens(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if rows == nil {
-		rows = []store.TokenInfo{}
-	}
-	WriteData(w, r, rows)
+	WriteList(w, r, rows)
 	return nil
 }
 

@@ -73,6 +73,16 @@ func WriteData(w http.ResponseWriter, r *http.Request, v any) {
 	writeJSON(w, r, http.StatusOK, envelope{v})
 }
 
+// WriteList answers 200 {"data": rows} for a list route that is not paged;
+// a nil slice is written as [] (a list route's miss is an empty list, never
+// null).
+func WriteList[T any](w http.ResponseWriter, r *http.Request, rows []T) {
+	if rows == nil {
+		rows = []T{}
+	}
+	WriteData(w, r, rows)
+}
+
 // WritePage answers 200 {"data": rows, "pagination": p}. A nil slice is
 // written as [] (a list route's miss is an empty list, never null).
 func WritePage[T any](w http.ResponseWriter, r *http.Request, rows []T, p Pagination) {
