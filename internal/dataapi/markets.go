@@ -70,36 +70,24 @@ func (s *Service) holders(w http.ResponseWriter, r *http.Request) error {
 	if hasMin {
 		minPin = minBal.String()
 	}
-	var limit, offset int32
-	c, err := q.Cursor()
+	limit, offset, resumed, err := s.cohortWalk(q, "holders", holdersDefaultLimit, holdersMaxLimit,
+		map[string]*string{"condition": &condPin, "include_pnl": &pnlPin, "min_balance": &minPin})
 	if err != nil {
 		return err
 	}
-	if c != "" {
-		cur, err := s.cursors.DecodeCohort("holders", c, holdersMaxLimit)
-		if err != nil {
-			return err
-		}
-		if err := bindPins(cur.Pins, map[string]*string{"condition": &condPin, "include_pnl": &pnlPin, "min_balance": &minPin}); err != nil {
-			return err
-		}
+	if resumed {
 		pnl = pnlPin == "true"
 		if minPin != "" {
 			if minBal, err = amount.Parse(minPin); err != nil {
 				return errInvalidCursor()
 			}
 		}
-		limit, offset = cur.Limit, cur.Offset
-		if pnl && limit > holdersMaxPnLLimit {
+	}
+	if pnl && limit > holdersMaxPnLLimit {
+		if resumed {
 			return errInvalidCursor() // a cursor carrying a wider window than include_pnl allows
 		}
-	} else {
-		if limit, err = q.Limit(holdersDefaultLimit, holdersMaxLimit); err != nil {
-			return err
-		}
-		if pnl && limit > holdersMaxPnLLimit {
-			return Invalidf("limit", "limit must be at most %d with include_pnl=true", holdersMaxPnLLimit)
-		}
+		return Invalidf("limit", "limit must be at most %d with include_pnl=true", holdersMaxPnLLimit)
 	}
 	if pnl && len(conds) != 1 {
 		return Invalid("condition", "include_pnl=true requires exactly one condition")
@@ -109,15 +97,11 @@ func (s *Service) holders(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	next := ""
-	if more {
-		cur := Cohort{Limit: limit, Offset: offset + limit}
-		cur.Pin("condition", condPin)
-		cur.Pin("include_pnl", strconv.FormatBool(pnl))
-		cur.Pin("min_balance", minBal.String())
-		if next, err = s.cursors.Encode("holders", cur); err != nil {
-			return Internal(err)
-		}
+	// Each token's page advances by the page size, whatever its row count.
+	next, err := s.nextCohort("holders", more, limit, offset+limit,
+		map[string]string{"condition": condPin, "include_pnl": strconv.FormatBool(pnl), "min_balance": minBal.String()})
+	if err != nil {
+		return err
 	}
 	WritePage(w, r, groups, Pagination{Limit: limit, Offset: offset, NextCursor: next})
 	return nil
