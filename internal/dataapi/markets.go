@@ -2,7 +2,7 @@ package dataapi
 
 import (
 	"net/http"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -135,21 +135,20 @@ func (s *Service) liveVolume(w http.ResponseWriter, r *http.Request) error {
 	if len(raw) == 0 {
 		return Required("event_id")
 	}
-	seen := map[int64]bool{}
 	var ids []int64
 	for _, v := range raw {
-		if id, ok := EventID(v); ok && !seen[id] {
-			seen[id] = true
+		if id, ok := EventID(v); ok {
 			ids = append(ids, id)
 		}
 	}
+	slices.Sort(ids)
+	ids = slices.Compact(ids)
 	if len(ids) == 0 {
 		return Invalidf("event_id", "invalid event id: %s", clip(raw[0]))
 	}
 	if len(ids) > MaxListValues {
 		return Invalidf("event_id", "at most %d distinct values are allowed in 'event_id' (got %d)", MaxListValues, len(ids))
 	}
-	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
 	v, err := s.store.LiveVolume(r.Context(), ids)
 	if err != nil {
 		return err
