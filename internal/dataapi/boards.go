@@ -118,11 +118,7 @@ func (s *Service) leaderboard(w http.ResponseWriter, r *http.Request) error {
 		if err != nil {
 			return err
 		}
-		if e == nil {
-			WriteData(w, r, nil)
-			return nil
-		}
-		WriteData(w, r, e)
+		WriteData(w, r, e) // a nil entry (never seen) encodes as {"data":null}
 		return nil
 	}
 	sortBy, err := q.Enum(EnumLeaderboardSortBy, "")
