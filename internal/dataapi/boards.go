@@ -95,11 +95,7 @@ func writeBoard[R any](s *Service, w http.ResponseWriter, r *http.Request, kind 
 }
 
 func (s *Service) leaderboard(w http.ResponseWriter, r *http.Request) error {
-	q, err := ParseRequest(r)
-	if err != nil {
-		return err
-	}
-	user, err := q.User(false)
+	q, user, err := parseUser(r, false)
 	if err != nil {
 		return err
 	}
