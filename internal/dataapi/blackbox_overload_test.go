@@ -2,7 +2,9 @@ package dataapi_test
 
 import (
 	"context"
+	"runtime"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -134,6 +136,52 @@ func TestOverload_DatabaseAcquireBudgetIs503Not429(t *testing.T) {
 	mustRetryAfter(t, r, 1, 60)
 	st.release <- struct{}{}
 	if r := <-first; r.Status != 200 {
+		t.Fatalf("slot holder: %d", r.Status)
+	}
+}
+
+// Every route that reads the store waits for a database slot (interface.md:
+// an unserved acquire is 503 request_timeout), light routes included; only
+// the static document and the retired v1 routes answer without one. Each
+// probe is sent while the one slot is held: a probe answered (or reaching the
+// store) before the clock moves skipped the gate.
+func TestOverload_EveryStoreRouteWaitsForADatabaseSlot(t *testing.T) {
+	w, st := stallWorld(t, false, func(o *dataapi.Options) {
+		o.DBSlots, o.DBWait, o.RequestTimeout, o.HeavySlots = 1, time.Second, time.Hour, 64
+	})
+	holder := async(w, "/v2/user-stats?user={A}")
+	<-st.entered
+	n := 0
+	for _, p := range w.Svc.Routes() {
+		if !strings.HasPrefix(p, "/v2/") && p != "/v1/accounting/snapshot" || p == "/v2/openapi.json" {
+			continue
+		}
+		n++
+		for w.Clock.Pending() != 1 { // only the holder's deadline: the last probe has let go of its timers
+			runtime.Gosched()
+		}
+		probe := async(w, p+"?user={A}")
+		parked := make(chan struct{})
+		go func() { w.Clock.WaitForTimers(3); close(parked) }() // the holder's deadline, the probe's deadline and acquire wait
+		select {
+		case r := <-probe:
+			t.Errorf("%s answered while the only database slot was held: %d %s", p, r.Status, r.Body)
+			continue
+		case <-st.entered:
+			t.Errorf("%s reached the store while the only database slot was held", p)
+			st.release <- struct{}{}
+			<-probe
+			continue
+		case <-parked:
+		}
+		w.Clock.Advance(time.Second)
+		MustErrorResp(t, <-probe, p, 503, "request_timeout", "", "")
+	}
+	if n < 20 {
+		t.Errorf("only %d store routes in %v", n, w.Svc.Routes())
+	}
+	st.release <- struct{}{}
+	if r := <-holder; r.Status != 200 {
 		t.Fatalf("slot holder: %d", r.Status)
 	}
 }

@@ -45,55 +45,57 @@ func category(q *Query) (string, error) {
 	return strings.ToLower(c), nil
 }
 
-// boardWalk resolves the page of a board request: with a cursor, its page
-// size and offset, after binding every pinned value in pins (given values,
-// canonical, "" = omitted; adopted from the cursor when omitted); without,
-// limit from the query and offset 0. pins' values are then defaulted by the
-// caller.
-func (s *Service) boardWalk(q *Query, kind string, pins map[string]*string) (limit, offset int32, err error) {
+// cohortWalk resolves the page of an offset walk (boards, holders): with a
+// cursor, its page size and offset, after binding every pinned value in pins
+// (given values, canonical, "" = omitted; adopted from the cursor when
+// omitted), and resumed is true; without, limit from the query (pageDefault,
+// pageMax) and offset 0. pins' values are then defaulted by the caller.
+func (s *Service) cohortWalk(q *Query, kind string, pageDefault, pageMax int32,
+	pins map[string]*string) (limit, offset int32, resumed bool, err error) {
 	c, err := q.Cursor()
 	if err != nil {
-		return 0, 0, err
+		return 0, 0, false, err
 	}
 	if c == "" {
-		limit, err = q.Limit(defaultLimit, maxLimit)
-		return limit, 0, err
+		limit, err = q.Limit(pageDefault, pageMax)
+		return limit, 0, false, err
 	}
-	cur, err := s.cursors.DecodeCohort(kind, c, maxLimit)
+	cur, err := s.cursors.DecodeCohort(kind, c, pageMax)
 	if err != nil {
-		return 0, 0, err
+		return 0, 0, false, err
 	}
-	for param, v := range pins {
-		if *v, err = cur.Bind(param, *v); err != nil {
-			return 0, 0, err
-		}
+	if err := bindPins(cur.Pins, pins); err != nil {
+		return 0, 0, false, err
 	}
-	return cur.Limit, cur.Offset, nil
+	return cur.Limit, cur.Offset, true, nil
 }
 
-// nextBoardCursor mints the next page's cursor, pinning the canonical
-// cohort values (defaults included); "" on the last page.
-func (s *Service) nextBoardCursor(kind string, more bool, limit, offset int32, rows int, pins map[string]string) (string, error) {
+// nextCohort mints the cursor of the page at offset next, pinning the
+// canonical cohort values (defaults included); "" on the last page.
+func (s *Service) nextCohort(kind string, more bool, limit, next int32, pins map[string]string) (string, error) {
 	if !more {
 		return "", nil
 	}
-	c := Cohort{Limit: limit, Offset: offset + int32(rows)}
-	for k, v := range pins {
-		c.Pin(k, v)
-	}
-	tok, err := s.cursors.Encode(kind, c)
+	tok, err := s.cursors.Encode(kind, Cohort{Limit: limit, Offset: next, Pins: pins})
 	if err != nil {
 		return "", Internal(err)
 	}
 	return tok, nil
 }
 
-func (s *Service) leaderboard(w http.ResponseWriter, r *http.Request) error {
-	q, err := ParseRequest(r)
+// writeBoard answers one page of a board with the cursor of the next.
+func writeBoard[R any](s *Service, w http.ResponseWriter, r *http.Request, kind string, pg store.OffsetPage[R],
+	limit, offset int32, pins map[string]string) error {
+	next, err := s.nextCohort(kind, pg.HasMore, limit, offset+int32(len(pg.Rows)), pins)
 	if err != nil {
 		return err
 	}
-	user, err := q.User(false)
+	WritePage(w, r, pg.Rows, Pagination{Limit: limit, Offset: offset, NextCursor: next})
+	return nil
+}
+
+func (s *Service) leaderboard(w http.ResponseWriter, r *http.Request) error {
+	q, user, err := parseUser(r, false)
 	if err != nil {
 		return err
 	}
@@ -112,18 +114,15 @@ func (s *Service) leaderboard(w http.ResponseWriter, r *http.Request) error {
 		if err != nil {
 			return err
 		}
-		if e == nil {
-			WriteData(w, r, nil)
-			return nil
-		}
-		WriteData(w, r, e)
+		WriteData(w, r, e) // a nil entry (never seen) encodes as {"data":null}
 		return nil
 	}
 	sortBy, err := q.Enum(EnumLeaderboardSortBy, "")
 	if err != nil {
 		return err
 	}
-	limit, offset, err := s.boardWalk(q, "leaderboard", map[string]*string{"time_period": &period, "sort_by": &sortBy, "category": &cat})
+	limit, offset, _, err := s.cohortWalk(q, "leaderboard", defaultLimit, maxLimit,
+		map[string]*string{"time_period": &period, "sort_by": &sortBy, "category": &cat})
 	if err != nil {
 		return err
 	}
@@ -133,13 +132,8 @@ func (s *Service) leaderboard(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	next, err := s.nextBoardCursor("leaderboard", pg.HasMore, limit, offset, len(pg.Rows),
+	return writeBoard(s, w, r, "leaderboard", pg, limit, offset,
 		map[string]string{"time_period": period, "sort_by": sortBy, "category": cat})
-	if err != nil {
-		return err
-	}
-	WritePage(w, r, pg.Rows, Pagination{Limit: limit, Offset: offset, NextCursor: next})
-	return nil
 }
 
 func (s *Service) biggestWinners(w http.ResponseWriter, r *http.Request) error {
@@ -155,7 +149,8 @@ func (s *Service) biggestWinners(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	limit, offset, err := s.boardWalk(q, "biggest_winners", map[string]*string{"time_period": &period, "category": &cat})
+	limit, offset, _, err := s.cohortWalk(q, "biggest_winners", defaultLimit, maxLimit,
+		map[string]*string{"time_period": &period, "category": &cat})
 	if err != nil {
 		return err
 	}
@@ -165,13 +160,8 @@ func (s *Service) biggestWinners(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	next, err := s.nextBoardCursor("biggest_winners", pg.HasMore, limit, offset, len(pg.Rows),
+	return writeBoard(s, w, r, "biggest_winners", pg, limit, offset,
 		map[string]string{"time_period": period, "category": cat})
-	if err != nil {
-		return err
-	}
-	WritePage(w, r, pg.Rows, Pagination{Limit: limit, Offset: offset, NextCursor: next})
-	return nil
 }
 
 func (s *Service) buildersLeaderboard(w http.ResponseWriter, r *http.Request) error {
@@ -183,7 +173,8 @@ func (s *Service) buildersLeaderboard(w http.ResponseWriter, r *http.Request) er
 	if err != nil {
 		return err
 	}
-	limit, offset, err := s.boardWalk(q, "builders_leaderboard", map[string]*string{"time_period": &period})
+	limit, offset, _, err := s.cohortWalk(q, "builders_leaderboard", defaultLimit, maxLimit,
+		map[string]*string{"time_period": &period})
 	if err != nil {
 		return err
 	}
@@ -193,13 +184,8 @@ func (s *Service) buildersLeaderboard(w http.ResponseWriter, r *http.Request) er
 	if err != nil {
 		return err
 	}
-	next, err := s.nextBoardCursor("builders_leaderboard", pg.HasMore, limit, offset, len(pg.Rows),
+	return writeBoard(s, w, r, "builders_leaderboard", pg, limit, offset,
 		map[string]string{"time_period": period})
-	if err != nil {
-		return err
-	}
-	WritePage(w, r, pg.Rows, Pagination{Limit: limit, Offset: offset, NextCursor: next})
-	return nil
 }
 
 func (s *Service) buildersVolume(w http.ResponseWriter, r *http.Request) error {
@@ -219,9 +205,6 @@ func (s *Service) buildersVolume(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if rows == nil {
-		rows = []store.BuilderVolumePoint{}
-	}
-	WriteData(w, r, rows)
+	WriteList(w, r, rows)
 	return nil
 }

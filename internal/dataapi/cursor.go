@@ -209,13 +209,19 @@ func (c Cohort) Bind(param, given string) (string, error) {
 	}
 }
 
+// pageInRange is the check every paged cursor passes after decoding: a
+// page size in 1..maxLimit and a non-negative offset.
+func pageInRange(limit, offset, maxLimit int32) bool {
+	return limit > 0 && limit <= maxLimit && offset >= 0
+}
+
 // DecodeKeyset decodes and range-checks a keyset cursor.
 func (c *Cursors) DecodeKeyset(kind, s string, maxLimit int32) (Keyset, error) {
 	var k Keyset
 	if err := c.Decode(kind, s, &k); err != nil {
 		return k, err
 	}
-	if k.Limit <= 0 || k.Limit > maxLimit || k.Offset < 0 {
+	if !pageInRange(k.Limit, k.Offset, maxLimit) {
 		return k, errInvalidCursor()
 	}
 	return k, nil
@@ -227,7 +233,7 @@ func (c *Cursors) DecodeCohort(kind, s string, maxLimit int32) (Cohort, error) {
 	if err := c.Decode(kind, s, &k); err != nil {
 		return k, err
 	}
-	if k.Limit <= 0 || k.Limit > maxLimit || k.Offset < 0 {
+	if !pageInRange(k.Limit, k.Offset, maxLimit) {
 		return k, errInvalidCursor()
 	}
 	return k, nil

@@ -85,6 +85,30 @@ func TestCursorRejections(t *testing.T) {
 	}
 }
 
+// TestDecodedPagesAreRangeChecked: a verified cursor still carries a page
+// size in 1..max and a non-negative offset, or it is the same 400 (keyset,
+// cohort, and through pageInRange the sort-key walks).
+func TestDecodedPagesAreRangeChecked(t *testing.T) {
+	c := mustCursors(t, testSecret)
+	for _, p := range []struct {
+		limit, offset int32
+		ok            bool
+	}{{1, 0, true}, {1000, 7, true}, {0, 0, false}, {-1, 0, false}, {1001, 0, false}, {10, -1, false}} {
+		if got := pageInRange(p.limit, p.offset, 1000); got != p.ok {
+			t.Errorf("pageInRange(%d, %d): %v", p.limit, p.offset, got)
+		}
+		ks, _ := c.Encode("trades", Keyset{Limit: p.limit, Offset: p.offset, TS: 1, Seq: "1"})
+		co, _ := c.Encode("holders", Cohort{Limit: p.limit, Offset: p.offset})
+		_, errK := c.DecodeKeyset("trades", ks, 1000)
+		_, errC := c.DecodeCohort("holders", co, 1000)
+		for name, err := range map[string]error{"keyset": errK, "cohort": errC} {
+			if p.ok != (err == nil) || !p.ok && !isCursorErr(err) {
+				t.Errorf("%s limit %d offset %d: %v", name, p.limit, p.offset, err)
+			}
+		}
+	}
+}
+
 func TestCohortBind(t *testing.T) {
 	var co Cohort
 	co.Pin("time_period", "week")

@@ -2,7 +2,7 @@ package dataapi
 
 import (
 	"net/http"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -24,16 +24,17 @@ const (
 )
 
 // registerMarkets mounts the routes of this file family; heavy wraps a
-// route in the heavy-query queue (holders and oi are heavy in production).
-func (s *Service) registerMarkets(heavy func(string, HandlerFunc)) {
+// route in the heavy-query queue (holders and oi are heavy in production),
+// light only in the database slot every store-reading route takes.
+func (s *Service) registerMarkets(heavy, light func(string, HandlerFunc)) {
 	heavy("/v2/holders", s.holders)
 	heavy("/v2/oi", s.openInterest)
-	s.mux.HandleFunc("/v2/live-volume", s.liveVolume)
-	s.mux.HandleFunc("/v2/prices-history", s.pricesHistory)
-	s.mux.HandleFunc("/v2/resolutions", s.resolutions)
-	s.mux.HandleFunc("/v2/tokens", s.tokens)
-	s.mux.HandleFunc("/v2/status", s.status)
-	s.mux.HandleFunc("/v1/accounting/snapshot", s.accountingSnapshot)
+	light("/v2/live-volume", s.liveVolume)
+	light("/v2/prices-history", s.pricesHistory)
+	light("/v2/resolutions", s.resolutions)
+	light("/v2/tokens", s.tokens)
+	light("/v2/status", s.status)
+	light("/v1/accounting/snapshot", s.accountingSnapshot)
 }
 
 // holders is an offset walk behind a cohort cursor (kind "holders"): the
@@ -69,36 +70,24 @@ func (s *Service) holders(w http.ResponseWriter, r *http.Request) error {
 	if hasMin {
 		minPin = minBal.String()
 	}
-	var limit, offset int32
-	c, err := q.Cursor()
+	limit, offset, resumed, err := s.cohortWalk(q, "holders", holdersDefaultLimit, holdersMaxLimit,
+		map[string]*string{"condition": &condPin, "include_pnl": &pnlPin, "min_balance": &minPin})
 	if err != nil {
 		return err
 	}
-	if c != "" {
-		cur, err := s.cursors.DecodeCohort("holders", c, holdersMaxLimit)
-		if err != nil {
-			return err
-		}
-		if err := bindPins(cur.Pins, map[string]*string{"condition": &condPin, "include_pnl": &pnlPin, "min_balance": &minPin}); err != nil {
-			return err
-		}
+	if resumed {
 		pnl = pnlPin == "true"
 		if minPin != "" {
 			if minBal, err = amount.Parse(minPin); err != nil {
 				return errInvalidCursor()
 			}
 		}
-		limit, offset = cur.Limit, cur.Offset
-		if pnl && limit > holdersMaxPnLLimit {
+	}
+	if pnl && limit > holdersMaxPnLLimit {
+		if resumed {
 			return errInvalidCursor() // a cursor carrying a wider window than include_pnl allows
 		}
-	} else {
-		if limit, err = q.Limit(holdersDefaultLimit, holdersMaxLimit); err != nil {
-			return err
-		}
-		if pnl && limit > holdersMaxPnLLimit {
-			return Invalidf("limit", "limit must be at most %d with include_pnl=true", holdersMaxPnLLimit)
-		}
+		return Invalidf("limit", "limit must be at most %d with include_pnl=true", holdersMaxPnLLimit)
 	}
 	if pnl && len(conds) != 1 {
 		return Invalid("condition", "include_pnl=true requires exactly one condition")
@@ -108,15 +97,11 @@ func (s *Service) holders(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	next := ""
-	if more {
-		cur := Cohort{Limit: limit, Offset: offset + limit}
-		cur.Pin("condition", condPin)
-		cur.Pin("include_pnl", strconv.FormatBool(pnl))
-		cur.Pin("min_balance", minBal.String())
-		if next, err = s.cursors.Encode("holders", cur); err != nil {
-			return Internal(err)
-		}
+	// Each token's page advances by the page size, whatever its row count.
+	next, err := s.nextCohort("holders", more, limit, offset+limit,
+		map[string]string{"condition": condPin, "include_pnl": strconv.FormatBool(pnl), "min_balance": minBal.String()})
+	if err != nil {
+		return err
 	}
 	WritePage(w, r, groups, Pagination{Limit: limit, Offset: offset, NextCursor: next})
 	return nil
@@ -135,10 +120,7 @@ func (s *Service) openInterest(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if rows == nil {
-		rows = []store.OpenInterest{}
-	}
-	WriteData(w, r, rows)
+	WriteList(w, r, rows)
 	return nil
 }
 
@@ -153,21 +135,20 @@ func (s *Service) liveVolume(w http.ResponseWriter, r *http.Request) error {
 	if len(raw) == 0 {
 		return Required("event_id")
 	}
-	seen := map[int64]bool{}
 	var ids []int64
 	for _, v := range raw {
-		if id, ok := EventID(v); ok && !seen[id] {
-			seen[id] = true
+		if id, ok := EventID(v); ok {
 			ids = append(ids, id)
 		}
 	}
+	slices.Sort(ids)
+	ids = slices.Compact(ids)
 	if len(ids) == 0 {
 		return Invalidf("event_id", "invalid event id: %s", clip(raw[0]))
 	}
 	if len(ids) > MaxListValues {
 		return Invalidf("event_id", "at most %d distinct values are allowed in 'event_id' (got %d)", MaxListValues, len(ids))
 	}
-	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
 	v, err := s.store.LiveVolume(r.Context(), ids)
 	if err != nil {
 		return err
@@ -201,10 +182,7 @@ func (s *Service) tokens(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
-	if rows == nil {
-		rows = []store.TokenInfo{}
-	}
-	WriteData(w, r, rows)
+	WriteList(w, r, rows)
 	return nil
 }
 

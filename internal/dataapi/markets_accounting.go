@@ -27,11 +27,7 @@ var equityCSVHeader = []string{"date", "timestamp", "block", "deposits_usdc", "w
 	"equity_usdc", "volume", "volume_usdc", "trade_count"}
 
 func (s *Service) accountingSnapshot(w http.ResponseWriter, r *http.Request) error {
-	q, err := ParseRequest(r)
-	if err != nil {
-		return err
-	}
-	user, err := q.User(true)
+	_, user, err := parseUser(r, true)
 	if err != nil {
 		return err
 	}

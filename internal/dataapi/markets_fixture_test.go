@@ -7,30 +7,11 @@ import (
 	"testing"
 )
 
-// jsonKind names a decoded JSON value's type.
-func jsonKind(v any) string {
-	switch v.(type) {
-	case nil:
-		return "null"
-	case bool:
-		return "bool"
-	case float64:
-		return "number"
-	case string:
-		return "string"
-	case []any:
-		return "array"
-	case map[string]any:
-		return "object"
-	}
-	return fmt.Sprintf("%T", v)
-}
-
 // shapeDiff lists where got differs from want in key sets or JSON types.
 // Arrays compare element by element up to the shorter length.
 func shapeDiff(path string, want, got any) []string {
-	if jsonKind(want) != jsonKind(got) {
-		return []string{fmt.Sprintf("%s: %s in the fixture, %s served", path, jsonKind(want), jsonKind(got))}
+	if jsonType(want) != jsonType(got) {
+		return []string{fmt.Sprintf("%s: %s in the fixture, %s served", path, jsonType(want), jsonType(got))}
 	}
 	var out []string
 	switch w := want.(type) {

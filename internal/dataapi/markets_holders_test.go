@@ -365,6 +365,8 @@ func TestLiveVolume(t *testing.T) {
 		{"eventId=100", "95 1=75 2=20"},
 		{"event_id=200,100,100", "99 1=75 2=20 3=4 4=0"},
 		{"event_id=abc,200", "4 3=4 4=0"}, // unparseable ids are ignored
+		// The cap counts distinct ids: 20 of them sent 21 times is fine.
+		{"event_id=100,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,0100", "95 1=75 2=20"},
 		{"event_id=999", "0"},
 	}
 	for _, c := range cases {

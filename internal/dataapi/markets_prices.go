@@ -208,7 +208,11 @@ func (s *Service) pricesHistory(w http.ResponseWriter, r *http.Request) error {
 	if err != nil {
 		return err
 	}
+	// With a cursor: its page size and offset, and the last point served
+	// (ts, resolution seconds); without, limit from the query.
 	var ks *Keyset
+	var res int64
+	limit, offset := int32(0), int32(0)
 	if c, err := q.Cursor(); err != nil {
 		return err
 	} else if c != "" {
@@ -216,14 +220,10 @@ func (s *Service) pricesHistory(w http.ResponseWriter, r *http.Request) error {
 		if err != nil {
 			return err
 		}
-		if _, err := strconv.ParseInt(k.Seq, 10, 64); err != nil {
+		if res, err = strconv.ParseInt(k.Seq, 10, 64); err != nil {
 			return errInvalidCursor()
 		}
-		ks = &k
-	}
-	limit, offset := int32(0), int32(0)
-	if ks != nil {
-		limit, offset = ks.Limit, ks.Offset
+		ks, limit, offset = &k, k.Limit, k.Offset
 	} else if limit, err = q.Limit(pricesDefaultLimit, pricesMaxLimit); err != nil {
 		return err
 	}
@@ -241,7 +241,6 @@ func (s *Service) pricesHistory(w http.ResponseWriter, r *http.Request) error {
 		points = priceSeries(pt, pw)
 	}
 	if ks != nil {
-		res, _ := strconv.ParseInt(ks.Seq, 10, 64)
 		i := 0
 		for i < len(points) && !afterPoint(points[i], ks.TS, res) {
 			i++

@@ -3,7 +3,6 @@ package dataapi
 import (
 	_ "embed"
 	"net/http"
-	"strconv"
 )
 
 // openAPIDocument is pmx's own OpenAPI 3.1 description of the data service
@@ -19,11 +18,7 @@ func OpenAPIDocument() []byte { return append([]byte(nil), openAPIDocument...) }
 // openAPI serves the document as-is: it is not a data payload, so it has no
 // envelope.
 func (s *Service) openAPI(w http.ResponseWriter, r *http.Request) error {
-	h := w.Header()
-	h.Set("Content-Type", "application/json")
-	h.Set("Content-Length", strconv.Itoa(len(openAPIDocument)))
-	h.Set("Cache-Control", "public, max-age=300")
-	w.WriteHeader(http.StatusOK)
-	_, _ = w.Write(openAPIDocument)
+	w.Header().Set("Cache-Control", "public, max-age=300")
+	writeBody(w, http.StatusOK, openAPIDocument)
 	return nil
 }

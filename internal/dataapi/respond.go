@@ -73,6 +73,16 @@ func WriteData(w http.ResponseWriter, r *http.Request, v any) {
 	writeJSON(w, r, http.StatusOK, envelope{v})
 }
 
+// WriteList answers 200 {"data": rows} for a list route that is not paged;
+// a nil slice is written as [] (a list route's miss is an empty list, never
+// null).
+func WriteList[T any](w http.ResponseWriter, r *http.Request, rows []T) {
+	if rows == nil {
+		rows = []T{}
+	}
+	WriteData(w, r, rows)
+}
+
 // WritePage answers 200 {"data": rows, "pagination": p}. A nil slice is
 // written as [] (a list route's miss is an empty list, never null).
 func WritePage[T any](w http.ResponseWriter, r *http.Request, rows []T, p Pagination) {
@@ -82,17 +92,35 @@ func WritePage[T any](w http.ResponseWriter, r *http.Request, rows []T, p Pagina
 	writeJSON(w, r, http.StatusOK, page{rows, p})
 }
 
+// getBuf takes an empty response buffer from the pool; putBuf returns it,
+// unless it grew past 1 MiB (the pool would pin it).
+func getBuf() *bytes.Buffer {
+	buf := bufPool.Get().(*bytes.Buffer)
+	buf.Reset()
+	return buf
+}
+
+func putBuf(buf *bytes.Buffer) {
+	if buf.Cap() <= 1<<20 {
+		buf.Reset()
+		bufPool.Put(buf)
+	}
+}
+
+// writeBody answers status with a complete JSON body.
+func writeBody(w http.ResponseWriter, status int, body []byte) {
+	h := w.Header()
+	h.Set("Content-Type", "application/json")
+	h.Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(status)
+	_, _ = w.Write(body)
+}
+
 // writeJSON encodes fully before writing, so an encoding failure becomes a
 // clean 500 instead of a truncated 200.
 func writeJSON(w http.ResponseWriter, r *http.Request, status int, v any) {
-	buf := bufPool.Get().(*bytes.Buffer)
-	defer func() {
-		if buf.Cap() <= 1<<20 { // do not pin huge buffers in the pool
-			buf.Reset()
-			bufPool.Put(buf)
-		}
-	}()
-	buf.Reset()
+	buf := getBuf()
+	defer putBuf(buf)
 	enc := json.NewEncoder(buf)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
@@ -103,11 +131,7 @@ func writeJSON(w http.ResponseWriter, r *http.Request, status int, v any) {
 		http.Error(w, `{"error":"internal server error","code":"internal","retryable":false}`, status)
 		return
 	}
-	h := w.Header()
-	h.Set("Content-Type", "application/json")
-	h.Set("Content-Length", strconv.Itoa(buf.Len()))
-	w.WriteHeader(status)
-	_, _ = w.Write(buf.Bytes())
+	writeBody(w, status, buf.Bytes())
 }
 
 type errorBody struct {

@@ -46,6 +46,12 @@ func TestWritePageAndData(t *testing.T) {
 		{"rows with a next page", func(w http.ResponseWriter, r *http.Request) {
 			WritePage(w, r, []row{{1}, {2}}, Pagination{Limit: 2, Offset: 2, NextCursor: "c"})
 		}, `{"data":[{"id":1},{"id":2}],"pagination":{"limit":2,"offset":2,"has_more":true,"next_cursor":"c"}}`},
+		{"nil list is an empty list", func(w http.ResponseWriter, r *http.Request) {
+			WriteList[row](w, r, nil)
+		}, `{"data":[]}`},
+		{"list rows", func(w http.ResponseWriter, r *http.Request) {
+			WriteList(w, r, []row{{1}})
+		}, `{"data":[{"id":1}]}`},
 		{"documented miss is data null", func(w http.ResponseWriter, r *http.Request) {
 			WriteData(w, r, nil)
 		}, `{"data":null}`},

@@ -1,7 +1,6 @@
 package dataapi
 
 import (
-	"bytes"
 	"net/http"
 	"strconv"
 	"unsafe"
@@ -256,22 +255,13 @@ func appendFeedPage(b []byte, rows any, p Pagination) (_ []byte, ok bool) {
 // writeFeedPage answers a trades, activity or positions page through the hand encoders, falling back
 // to WritePage for other row types.
 func writeFeedPage[T any](w http.ResponseWriter, r *http.Request, rows []T, p Pagination) {
-	buf := bufPool.Get().(*bytes.Buffer)
-	defer func() {
-		if buf.Cap() <= 1<<20 {
-			buf.Reset()
-			bufPool.Put(buf)
-		}
-	}()
+	buf := getBuf()
+	defer putBuf(buf)
 	b, ok := appendFeedPage(buf.AvailableBuffer(), rows, p)
 	if !ok {
 		WritePage(w, r, rows, p)
 		return
 	}
-	buf.Write(b)
-	h := w.Header()
-	h.Set("Content-Type", "application/json")
-	h.Set("Content-Length", strconv.Itoa(buf.Len()))
-	w.WriteHeader(http.StatusOK)
-	_, _ = w.Write(buf.Bytes())
+	buf.Write(b) // keeps a grown page's capacity for the pool
+	writeBody(w, http.StatusOK, buf.Bytes())
 }

@@ -101,8 +101,8 @@ func New(o Options) *Service {
 	lightRoute("/v2/approvals", s.approvals)
 	lightRoute("/v2/user-stats", s.userStats)
 	lightRoute("/v2/user-volume", s.userVolume)
-	s.registerBoards(lightRoute)  // boards.go
-	s.registerMarkets(heavyRoute) // markets.go
+	s.registerBoards(lightRoute)              // boards.go
+	s.registerMarkets(heavyRoute, lightRoute) // markets.go
 	s.registerV1()
 	s.mux.HandleFunc("/v2/openapi.json", s.openAPI) // openapi.go: static, no database slot
 

@@ -31,7 +31,7 @@ func (s *Service) registerV1() {
 	for path, next := range v1Successors {
 		msg := "data API v1 " + path + " was retired on " + V1Retired + "; use " + next
 		s.mux.HandleFunc(path, func(w http.ResponseWriter, r *http.Request) error {
-			return &Error{Code: CodeGone, Message: msg}
+			return Gone(msg)
 		})
 	}
 }

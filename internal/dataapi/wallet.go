@@ -45,7 +45,7 @@ func sortedWalk[K any](s *Service, q *Query, kind string, pins map[string]*strin
 	if err := s.cursors.Decode(kind, c, &cur); err != nil {
 		return 0, 0, nil, err
 	}
-	if cur.Limit <= 0 || cur.Limit > maxLimit || cur.Offset < 0 {
+	if !pageInRange(cur.Limit, cur.Offset, maxLimit) {
 		return 0, 0, nil, errInvalidCursor()
 	}
 	if err := bindPins(cur.Pins, pins); err != nil {

@@ -45,7 +45,6 @@ func (db *DB) PriceTicks(ctx context.Context, p store.PriceTicksParams) (store.P
 	if m == nil || m.isCombo {
 		return out, nil
 	}
-	out.Known = true
 	if m.resolved && t.idx < len(m.payouts) {
 		out.Resolved, out.Payout, out.ResolvedAt = true, m.payouts[t.idx], m.resolvedAt
 	}

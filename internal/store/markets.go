@@ -110,9 +110,9 @@ type PriceTicksParams struct {
 	Last     bool
 }
 
-// PriceTicks are a token's observations plus its settlement.
+// PriceTicks are a token's observations plus its settlement; a token of no
+// known market has none (an empty page, docs/markets.md).
 type PriceTicks struct {
-	Known      bool // the token belongs to a known market
 	Ticks      []Tick
 	Resolved   bool
 	Payout     amount.Micro // the token's payout once resolved
