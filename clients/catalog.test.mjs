@@ -1,7 +1,7 @@
 // Drives the official @polymarket/client (pinned in package-lock.json)
 // against a pmx catalog listener. PMX_CATALOG_URL is the listener's base URL;
 // PMX_EXPECT_EVENTS, when set, is the comma-separated list of open event ids
-// the walk must return in order. Run by internal/catalogsql's Go test.
+// the walk must return in order. Run by internal/catalog/catalogsql's Go test.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createPublicClient, forkEnvironmentConfig } from '@polymarket/client';

@@ -1,6 +1,6 @@
 // Drives the official @polymarket/client (pinned in package-lock.json)
 // against a pmx CLOB listener's API-key routes. PMX_CLOB_URL is the
-// listener's base URL. Run by internal/clob's Go test.
+// listener's base URL. Run by internal/clob/clobhttp's Go test.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createSecureClient, forkEnvironmentConfig } from '@polymarket/client';

@@ -1,7 +1,7 @@
 // Drives the official @polymarket/client (pinned in package-lock.json) through
 // the public perps reads against a pmx perps listener. PMX_PERPS_URL is the
 // listener's base URL; the Go test lists instrument 1 (BTC-USD) with a
-// two-sided book and at least one trade first. Run by internal/perpshttp's Go test.
+// two-sided book and at least one trade first. Run by internal/perps/perpshttp's Go test.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createPublicClient, forkEnvironmentConfig } from '@polymarket/client';

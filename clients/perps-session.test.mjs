@@ -3,7 +3,7 @@
 // credentials, WS auth and subscriptions, orders over the socket, account
 // reads, revocation. PMX_PERPS_URL / PMX_PERPS_WS are the perps listener;
 // the Go test lists instrument 1 (BTC-USD) and funds the signer below.
-// Run by internal/perpshttp's Go test.
+// Run by internal/perps/perpshttp's Go test.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createSecureClient, forkEnvironmentConfig, OrderSide } from '@polymarket/client';

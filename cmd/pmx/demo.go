@@ -8,9 +8,9 @@ import (
 	"log/slog"
 	"time"
 
+	"pmx/internal/data/ingest"
+	"pmx/internal/data/ledger"
 	"pmx/internal/demo"
-	"pmx/internal/ingest"
-	"pmx/internal/ledger"
 	"pmx/internal/progress"
 )
 

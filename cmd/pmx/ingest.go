@@ -11,9 +11,9 @@ import (
 	"io"
 	"os"
 
-	"pmx/internal/catalog"
+	"pmx/internal/catalog/catalog"
 	"pmx/internal/config"
-	"pmx/internal/ledger"
+	"pmx/internal/data/ledger"
 	"pmx/internal/progress"
 	"pmx/internal/server"
 )

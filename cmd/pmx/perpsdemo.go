@@ -5,7 +5,7 @@ import (
 	"log/slog"
 
 	"pmx/internal/config"
-	"pmx/internal/perpshttp"
+	"pmx/internal/perps/perpshttp"
 )
 
 // startPerpsDemo seeds the perps demo venue (only on an exchange with no

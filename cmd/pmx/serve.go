@@ -16,17 +16,17 @@ import (
 	"time"
 
 	"pmx/internal/admin"
-	"pmx/internal/catalog"
-	"pmx/internal/catalogsql"
-	"pmx/internal/clob"
-	"pmx/internal/clobsql"
+	"pmx/internal/catalog/catalog"
+	"pmx/internal/catalog/catalogsql"
+	"pmx/internal/clob/clobhttp"
+	"pmx/internal/clob/clobsql"
 	"pmx/internal/config"
-	"pmx/internal/dataapi"
-	"pmx/internal/ingest"
-	"pmx/internal/perpshttp"
+	"pmx/internal/data/dataapi"
+	"pmx/internal/data/ingest"
+	"pmx/internal/data/sqlite"
+	"pmx/internal/perps/perpshttp"
 	"pmx/internal/ratelimit"
 	"pmx/internal/server"
-	"pmx/internal/sqlite"
 )
 
 // dbFile is the embedded store inside the data dir.
@@ -118,7 +118,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		{Name: "catalog", Addr: cfg.CatalogAddr, Handler: catalogAPI,
 			Wrap: ipLimit(cfg.IPLimits, ratelimit.Middleware{L: catLimiter, Reject: catalogRateLimited})},
 		{Name: "clob", Addr: cfg.ClobAddr, Handler: clobAPI,
-			Wrap: ipLimit(cfg.IPLimits, ratelimit.Middleware{L: clobLimiter, Reject: clob.RateLimited})},
+			Wrap: ipLimit(cfg.IPLimits, ratelimit.Middleware{L: clobLimiter, Reject: clobhttp.RateLimited})},
 		// The perps listener limits by request weight itself (429, no delay).
 		{Name: "perps", Addr: cfg.PerpsAddr, Handler: perpsSrv.Handler(), ConnContext: perpshttp.ConnContext},
 		{Name: "admin", Addr: cfg.AdminAddr, Handler: adminMux},
@@ -226,7 +226,7 @@ func demoNow(t time.Time) int64 {
 // newCLOB builds the CLOB service: API keys derive from the master key in
 // <data-dir>/clob.key (losing it invalidates every issued key) and their
 // records live in the shared database.
-func newCLOB(ctx context.Context, dd *server.DataDir, st *stores, log *slog.Logger) (*clob.Handler, *ratelimit.Limiter, error) {
+func newCLOB(ctx context.Context, dd *server.DataDir, st *stores, log *slog.Logger) (*clobhttp.Handler, *ratelimit.Limiter, error) {
 	keyHex, err := dd.Secret("clob.key")
 	if err != nil {
 		return nil, nil, err
@@ -239,7 +239,7 @@ func newCLOB(ctx context.Context, dd *server.DataDir, st *stores, log *slog.Logg
 	if err != nil {
 		return nil, nil, err
 	}
-	h, err := clob.New(clob.Options{Store: keys, MasterKey: master, Log: log})
+	h, err := clobhttp.New(clobhttp.Options{Store: keys, MasterKey: master, Log: log})
 	if err != nil {
 		return nil, nil, err
 	}

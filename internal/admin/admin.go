@@ -10,8 +10,8 @@ import (
 	"log/slog"
 	"net/http"
 
-	"pmx/internal/ledger"
-	"pmx/internal/store"
+	"pmx/internal/data/ledger"
+	"pmx/internal/data/store"
 )
 
 // Applier applies a validated batch atomically (store.Store satisfies it).

@@ -11,8 +11,8 @@ import (
 	"testing"
 
 	"pmx/internal/admin"
-	"pmx/internal/sqlite"
-	"pmx/internal/store"
+	"pmx/internal/data/sqlite"
+	"pmx/internal/data/store"
 )
 
 const market = `{"kind":"market","condition_id":"0x` + "1111111111111111111111111111111111111111111111111111111111111111" + `","question":"Q?","slug":"q","event_id":1,"event_slug":"e","event_title":"E","category":"politics","outcomes":["Yes","No"],"token_ids":["1","2"],"end_date":"2027-01-01T00:00:00Z"}`

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"pmx/internal/admin"
-	"pmx/internal/ledger"
+	"pmx/internal/data/ledger"
 )
 
 // fakeApplier records what reaches the store and answers with err.

@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"pmx/internal/ledger"
+	"pmx/internal/data/ledger"
 )
 
 var benchNow = time.Date(2026, 11, 21, 0, 0, 0, 0, time.UTC)

@@ -13,7 +13,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"pmx/internal/ledger"
+	"pmx/internal/data/ledger"
 )
 
 // Options choose the world.

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"pmx/internal/amount"
-	"pmx/internal/ledger"
+	"pmx/internal/data/ledger"
 )
 
 var testNow = time.Date(2026, 11, 21, 0, 0, 0, 0, time.UTC)

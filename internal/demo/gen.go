@@ -11,8 +11,8 @@ import (
 	"strconv"
 
 	"pmx/internal/amount"
-	"pmx/internal/catalog"
-	"pmx/internal/ledger"
+	"pmx/internal/catalog/catalog"
+	"pmx/internal/data/ledger"
 )
 
 // gen is one run of the generator. Everything it iterates is a slice (never

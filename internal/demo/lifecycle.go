@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"pmx/internal/amount"
-	"pmx/internal/ledger"
+	"pmx/internal/data/ledger"
 )
 
 // openEvent declares an event's markets and starts trading them.

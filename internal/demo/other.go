@@ -4,7 +4,7 @@ import (
 	"math"
 
 	"pmx/internal/amount"
-	"pmx/internal/ledger"
+	"pmx/internal/data/ledger"
 )
 
 // other is a non-trade tick: one account action, drawn by weight. An

@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"pmx/internal/amount"
-	"pmx/internal/ledger"
+	"pmx/internal/data/ledger"
 )
 
 // replay re-derives holdings from a parsed ledger by the rules of

@@ -1,0 +1,164 @@
+package clobhttp
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"net/http"
+
+	"pmx/internal/clob/clobauth"
+)
+
+var (
+	errL1       = newError(http.StatusUnauthorized, MsgInvalidL1)
+	errL2       = newError(http.StatusUnauthorized, MsgUnauthorized)
+	errCreate   = newError(http.StatusBadRequest, MsgCreateAPIKey)
+	errDerive   = newError(http.StatusBadRequest, MsgDeriveAPIKey)
+	errList     = newError(http.StatusInternalServerError, MsgRetrieveAPIKeys)
+	errDelete   = newError(http.StatusInternalServerError, MsgDeleteAPIKey)
+	errTooLarge = newError(http.StatusBadRequest, MsgInvalidPayload)
+)
+
+// createKey is POST /auth/api-key (L1): a new key for (address, nonce).
+// A pair that already has an active key answers 400 "Could not create api
+// key" (the official client then falls back to derive). After a delete the
+// next create uses the next generation, so it issues fresh credentials.
+func (h *Handler) createKey(w http.ResponseWriter, r *http.Request) {
+	addr, nonce, err := h.l1.Verify(clobauth.L1HeadersFrom(r.Header), h.clock.Now())
+	if err != nil {
+		WriteError(w, h.log, errL1, nil)
+		return
+	}
+	ctx := r.Context()
+	last, ok, err := h.store.Latest(ctx, addr, nonce)
+	if err != nil {
+		WriteError(w, h.log, err, errCreate)
+		return
+	}
+	var gen uint32
+	if ok {
+		if !last.Revoked {
+			WriteError(w, h.log, errCreate, nil)
+			return
+		}
+		gen = last.Generation + 1
+	}
+	creds := h.deriver.Derive(addr, nonce, gen)
+	err = h.store.Insert(ctx, Key{APIKey: creds.APIKey, Address: addr, Nonce: nonce, Generation: gen, CreatedAt: h.clock.Now()})
+	if errors.Is(err, ErrKeyExists) { // a concurrent create for the same pair won
+		err = errCreate
+	}
+	if err != nil {
+		WriteError(w, h.log, err, errCreate)
+		return
+	}
+	writeJSON(w, http.StatusOK, creds)
+}
+
+// deriveKey is GET /auth/derive-api-key (L1): the credentials of the active
+// key of (address, nonce), exactly as create returned them; 400 "Could not
+// derive api key" when the pair has none (never created, or deleted).
+func (h *Handler) deriveKey(w http.ResponseWriter, r *http.Request) {
+	addr, nonce, err := h.l1.Verify(clobauth.L1HeadersFrom(r.Header), h.clock.Now())
+	if err != nil {
+		WriteError(w, h.log, errL1, nil)
+		return
+	}
+	last, ok, err := h.store.Latest(r.Context(), addr, nonce)
+	if err != nil {
+		WriteError(w, h.log, err, errDerive)
+		return
+	}
+	if !ok || last.Revoked {
+		WriteError(w, h.log, errDerive, nil)
+		return
+	}
+	writeJSON(w, http.StatusOK, h.deriver.Derive(addr, nonce, last.Generation))
+}
+
+// listKeys is GET /auth/api-keys (L2): every active key of the caller's
+// address, across nonces, oldest first.
+func (h *Handler) listKeys(w http.ResponseWriter, r *http.Request) {
+	k, _ := KeyFrom(r.Context())
+	keys, err := h.store.Active(r.Context(), k.Address)
+	if err != nil {
+		WriteError(w, h.log, err, errList)
+		return
+	}
+	out := struct {
+		APIKeys []string `json:"apiKeys"`
+	}{APIKeys: make([]string, 0, len(keys))}
+	for _, x := range keys {
+		out.APIKeys = append(out.APIKeys, x.APIKey)
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// deleteKey is DELETE /auth/api-key (L2): revokes the key that signed the
+// request and answers the JSON string "OK" (the official client checks
+// for exactly that literal).
+func (h *Handler) deleteKey(w http.ResponseWriter, r *http.Request) {
+	k, _ := KeyFrom(r.Context())
+	revoked, err := h.store.Revoke(r.Context(), k.APIKey, h.clock.Now())
+	if err != nil {
+		WriteError(w, h.log, err, errDelete)
+		return
+	}
+	if !revoked { // revoked concurrently by another request with the same key
+		WriteError(w, h.log, errL2, nil)
+		return
+	}
+	writeJSON(w, http.StatusOK, "OK")
+}
+
+type keyCtx struct{}
+
+// KeyFrom returns the API key that authenticated the request (set by
+// RequireL2).
+func KeyFrom(ctx context.Context) (Key, bool) {
+	k, ok := ctx.Value(keyCtx{}).(Key)
+	return k, ok
+}
+
+// RequireL2 admits only requests carrying valid L2 headers for an active API
+// key: key known and not revoked, passphrase, owner address, timestamp
+// window and HMAC over timestamp+METHOD+path+body (path without the query
+// string). Every failure is 401 "Unauthorized/Invalid api key". The body is
+// read (up to MaxBody) to check the HMAC and handed on unchanged; next finds
+// the key with KeyFrom.
+func (h *Handler) RequireL2(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hd := clobauth.L2HeadersFrom(r.Header)
+		if hd.APIKey == "" {
+			WriteError(w, h.log, errL2, nil)
+			return
+		}
+		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.maxBody))
+		if err != nil {
+			var tooBig *http.MaxBytesError
+			if errors.As(err, &tooBig) {
+				WriteError(w, h.log, errTooLarge, nil)
+				return
+			}
+			WriteError(w, h.log, err, errL2)
+			return
+		}
+		k, ok, err := h.store.Get(r.Context(), hd.APIKey)
+		if err != nil {
+			WriteError(w, h.log, err, nil)
+			return
+		}
+		if !ok || k.Revoked {
+			WriteError(w, h.log, errL2, nil)
+			return
+		}
+		creds := h.deriver.Derive(k.Address, k.Nonce, k.Generation)
+		if err := clobauth.VerifyL2(hd, creds, k.Address, r.Method, r.URL.Path, body, h.clock.Now(), h.l2Window); err != nil {
+			WriteError(w, h.log, errL2, nil)
+			return
+		}
+		r.Body = io.NopCloser(bytes.NewReader(body))
+		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), keyCtx{}, k)))
+	})
+}

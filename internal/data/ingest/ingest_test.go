@@ -1,0 +1,43 @@
+package ingest
+
+import (
+	"context"
+	"errors"
+	"testing"
+
+	"pmx/internal/data/ledger"
+)
+
+type fakeData struct{ err error }
+
+func (f fakeData) Apply(_ context.Context, ev []ledger.Event) (int, error) { return len(ev), f.err }
+
+type fakeCatalog struct{ got []string }
+
+func (f *fakeCatalog) UpsertFromLedgerMarket(_ context.Context, ev ledger.Event) error {
+	f.got = append(f.got, ev.ConditionID)
+	return nil
+}
+
+func TestMarketsAreMirroredIntoTheCatalogAfterTheDataStore(t *testing.T) {
+	cat := &fakeCatalog{}
+	p := &Pipeline{Data: fakeData{}, Catalog: cat}
+	evs := []ledger.Event{{Kind: ledger.KindMarket, ConditionID: "a"}, {Kind: ledger.KindTrade}, {Kind: ledger.KindMarket, ConditionID: "b"}}
+	if n, err := p.Apply(context.Background(), evs); err != nil || n != 3 {
+		t.Fatal(n, err)
+	}
+	if len(cat.got) != 2 || cat.got[0] != "a" || cat.got[1] != "b" {
+		t.Fatalf("catalog got %v", cat.got)
+	}
+}
+
+func TestARejectedBatchTouchesNoCatalog(t *testing.T) {
+	cat := &fakeCatalog{}
+	p := &Pipeline{Data: fakeData{err: errors.New("bad")}, Catalog: cat}
+	if _, err := p.Apply(context.Background(), []ledger.Event{{Kind: ledger.KindMarket}}); err == nil {
+		t.Fatal("want error")
+	}
+	if len(cat.got) != 0 {
+		t.Fatal("catalog touched by a rejected batch")
+	}
+}

@@ -1,0 +1,232 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+
+	"pmx/internal/amount"
+	"pmx/internal/data/ledger"
+	"pmx/internal/data/store"
+)
+
+// market is a market (or combo market) as the store knows it. Markets are
+// few (hundreds to thousands), so the whole set lives in memory: Apply
+// mutates a private copy and publishes it after commit; queries read the
+// published, immutable catalog without locks.
+type market struct {
+	mid         int64
+	conditionID string
+	marketID    int64
+	question    string
+	slug        string
+	eventID     int64
+	eventSlug   string
+	eventTitle  string
+	category    string
+	negRisk     bool
+	endDate     string
+	icon        string
+	active      bool
+	closed      bool
+	archived    bool
+	outcomes    []string
+	isCombo     bool
+	legs        []ledger.ComboLeg
+	resolved    bool
+	payouts     []amount.Micro
+	resolvedAt  int64
+	volume      amount.Micro
+	volumeUSDC  amount.Micro
+	lastTradeAt int64
+	tokens      []*token // by outcome index
+	dirty       bool
+}
+
+type token struct {
+	tid     int64
+	tokenID string
+	mid     int64
+	idx     int // store.NoOutcome while unknown
+	outcome string
+	price   amount.Micro
+	priced  bool
+	dirty   bool
+}
+
+// mark is the token's current price: the payout once resolved, else the last
+// trade mark (0 before any trade).
+func (c *catalog) mark(t *token) amount.Micro {
+	if m := c.byMid[t.mid]; m != nil && m.resolved && t.idx < len(m.payouts) {
+		return m.payouts[t.idx]
+	}
+	return t.price
+}
+
+// catalog indexes markets and tokens.
+type catalog struct {
+	byMid   map[int64]*market
+	byCond  map[string]*market
+	byTid   map[int64]*token
+	byToken map[string]*token
+	byEvent map[int64][]*market
+	nextMid int64
+	nextTid int64
+	// gen numbers published catalogs: Open's is 0 and each Apply's clone is
+	// its parent's + 1, so (Apply being single-writer) a later publish has a
+	// larger gen. The boards memo's generation (boards.go).
+	gen   int64
+	cache genCache // market-route reads cached for this generation (markets_cache.go)
+}
+
+func newCatalog() *catalog {
+	return &catalog{byMid: map[int64]*market{}, byCond: map[string]*market{}, byTid: map[int64]*token{},
+		byToken: map[string]*token{}, byEvent: map[int64][]*market{}, nextMid: 1, nextTid: 1}
+}
+
+// clone deep-copies the catalog so Apply can mutate it privately.
+func (c *catalog) clone() *catalog {
+	n := newCatalog()
+	n.nextMid, n.nextTid, n.gen = c.nextMid, c.nextTid, c.gen+1
+	for _, m := range c.byMid {
+		mc := *m
+		mc.tokens = nil
+		mc.dirty = false
+		n.addMarket(&mc)
+	}
+	for _, t := range c.byTid {
+		tc := *t
+		tc.dirty = false
+		n.addToken(&tc)
+	}
+	n.relink()
+	return n
+}
+
+func (c *catalog) addMarket(m *market) {
+	c.byMid[m.mid] = m
+	c.byCond[m.conditionID] = m
+}
+
+func (c *catalog) addToken(t *token) {
+	c.byTid[t.tid] = t
+	c.byToken[t.tokenID] = t
+}
+
+// relink rebuilds the market→tokens and event→markets indexes.
+func (c *catalog) relink() {
+	c.byEvent = map[int64][]*market{}
+	for _, m := range c.byMid {
+		m.tokens = make([]*token, len(m.outcomes))
+		if !m.isCombo && m.eventID != 0 {
+			c.byEvent[m.eventID] = append(c.byEvent[m.eventID], m)
+		}
+	}
+	for _, t := range c.byTid {
+		m := c.byMid[t.mid]
+		if m == nil || t.idx < 0 || t.idx >= len(m.tokens) {
+			continue
+		}
+		m.tokens[t.idx] = t
+	}
+}
+
+// mids resolves condition ids to market ids, skipping unknown ones.
+func (c *catalog) mids(conds []string) []int64 {
+	out := make([]int64, 0, len(conds))
+	for _, id := range conds {
+		if m := c.byCond[id]; m != nil {
+			out = append(out, m.mid)
+		}
+	}
+	return out
+}
+
+func loadCatalog(ctx context.Context, q interface {
+	QueryContext(context.Context, string, ...any) (*sql.Rows, error)
+}) (*catalog, error) {
+	c := newCatalog()
+	rows, err := q.QueryContext(ctx, `SELECT mid, condition_id, market_id, question, slug, event_id, event_slug,
+		event_title, category, neg_risk, end_date, icon, active, closed, archived, outcomes, is_combo, legs,
+		resolved, payouts, resolved_at, volume, volume_usdc, last_trade_at FROM markets`)
+	if err != nil {
+		return nil, err
+	}
+	for rows.Next() {
+		m := &market{}
+		var outcomes, legs, payouts string
+		if err := rows.Scan(&m.mid, &m.conditionID, &m.marketID, &m.question, &m.slug, &m.eventID, &m.eventSlug,
+			&m.eventTitle, &m.category, &m.negRisk, &m.endDate, &m.icon, &m.active, &m.closed, &m.archived,
+			&outcomes, &m.isCombo, &legs, &m.resolved, &payouts, &m.resolvedAt, &m.volume, &m.volumeUSDC,
+			&m.lastTradeAt); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		if err := unmarshalAll(outcomes, &m.outcomes, legs, &m.legs, payouts, &m.payouts); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		c.addMarket(m)
+		c.nextMid = max(c.nextMid, m.mid+1)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	rows, err = q.QueryContext(ctx, `SELECT tid, token_id, mid, idx, outcome, price, priced FROM tokens`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		t := &token{}
+		if err := rows.Scan(&t.tid, &t.tokenID, &t.mid, &t.idx, &t.outcome, &t.price, &t.priced); err != nil {
+			return nil, err
+		}
+		c.addToken(t)
+		c.nextTid = max(c.nextTid, t.tid+1)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	c.relink()
+	return c, nil
+}
+
+func unmarshalAll(pairs ...any) error {
+	for i := 0; i < len(pairs); i += 2 {
+		s := pairs[i].(string)
+		if s == "" {
+			continue
+		}
+		if err := json.Unmarshal([]byte(s), pairs[i+1]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func mustJSON(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err) // only plain slices are marshalled here
+	}
+	return string(b)
+}
+
+// outcomeIndex reports the token's outcome index or the sentinel.
+func outcomeIndex(t *token) int {
+	if t == nil || t.mid == 0 {
+		return store.NoOutcome
+	}
+	return t.idx
+}
+
+// Outcomes implements store.Store from the published catalog.
+func (db *DB) Outcomes(conditionID string) (int, bool) {
+	m := db.cat.Load().byCond[conditionID]
+	if m == nil {
+		return 0, false
+	}
+	return len(m.outcomes), true
+}

@@ -1,0 +1,341 @@
+package perps
+
+import (
+	"math/bits"
+	"sort"
+	"strings"
+
+	"pmx/internal/exchange/book"
+	"pmx/internal/exchange/fixed"
+)
+
+// Config sets the machine's policies. Zero fields take defaults.
+type Config struct {
+	MaxModifies   int   // successful modifications per order; default 10,000
+	MakerPPM      int64 // maker fee, millionths of notional; default 125 (0.000125)
+	TakerPPM      int64 // taker fee; default 400 (0.0004)
+	MaxOpenOrders int   // per account; default 1,000
+	// OnReplay, if set, is called with the replay key of every applied signed
+	// command (also during recovery), so the caller can re-seed its replay
+	// cache. It must not affect machine state.
+	OnReplay func(key []byte)
+	// AcceptDelayMs, TakerDelayMs, RiskDelayMs, ModifyDelayMs and
+	// NoHeldCancels shape the in-flight windows (inflight.go); zero delays
+	// enter orders and apply modifies in their own step. They are only the
+	// initial Flight: the machine keeps the windows in its state and KConfig
+	// commands change them (so a journal replays with the windows that were
+	// in force, whatever the restarting process was configured with).
+	AcceptDelayMs, TakerDelayMs, RiskDelayMs, ModifyDelayMs int64
+	COIDWaitMs                                              int64 // cancel-by-coid's wait for a racing create (coidwait.go)
+	NoHeldCancels                                           bool
+}
+
+const (
+	maxTrades  = 10000 // public trades kept per instrument
+	maxCandles = 10080 // one week of 1-minute candles
+	maxHistory = 1000  // terminal orders and fills kept per account
+	maxTicks   = book.MaxTicks
+)
+
+// Machine is the exchange state. Only the engine's apply goroutine touches it.
+type Machine struct {
+	cfg Config
+	fl  Flight // in-flight windows in force (state; KConfig)
+
+	mode      string // exchange-wide trading mode (modes.go): "" normal, ModeCancelOnly, ModePostOnly
+	modeRetry int64  // seconds clients are told to wait in a mode
+
+	inst     map[uint32]*Instrument
+	instIDs  []uint32 // ascending
+	accts    map[string]*Account
+	byID     map[uint64]*Account
+	proxies  map[string]*Proxy
+	orders   map[uint64]*Order
+	nextOID  uint64
+	nextTID  uint64
+	nextAcct uint64
+	nextDep  uint64
+	lastTS   int64
+
+	cur     uint32 // instrument of the book command being applied (for ReduceOnlyLimit)
+	bev     []book.Event
+	touched []*Order
+	pend    []uint64           // in-flight order ids (Due > 0)
+	mods    steps[*PendingMod] // pending modifies (pendmod.go)
+	ccs     steps[*COIDWait]   // cancels-by-coid waiting for a create (coidwait.go)
+}
+
+// New returns an empty exchange.
+func New(cfg Config) *Machine {
+	if cfg.MaxModifies <= 0 {
+		cfg.MaxModifies = 10000
+	}
+	if cfg.MakerPPM == 0 {
+		cfg.MakerPPM = 125
+	}
+	if cfg.TakerPPM == 0 {
+		cfg.TakerPPM = 400
+	}
+	if cfg.MaxOpenOrders <= 0 {
+		cfg.MaxOpenOrders = 1000
+	}
+	m := &Machine{cfg: cfg}
+	m.reset()
+	return m
+}
+
+// initialFlight is the Flight a fresh machine starts with.
+func (m *Machine) initialFlight() Flight {
+	return Flight{AcceptMs: m.cfg.AcceptDelayMs, TakerMs: m.cfg.TakerDelayMs, RiskMs: m.cfg.RiskDelayMs,
+		ModifyMs: m.cfg.ModifyDelayMs, COIDWaitMs: m.cfg.COIDWaitMs, NoHeldCancels: m.cfg.NoHeldCancels}
+}
+
+func (m *Machine) reset() {
+	m.inst = map[uint32]*Instrument{}
+	m.instIDs = nil
+	m.accts = map[string]*Account{}
+	m.byID = map[uint64]*Account{}
+	m.proxies = map[string]*Proxy{}
+	m.orders = map[uint64]*Order{}
+	m.nextOID, m.nextTID, m.nextAcct, m.nextDep, m.lastTS = 1, 1, 1, 1, 0
+	m.pend = nil
+	m.fl = m.initialFlight()
+	m.mode, m.modeRetry = "", 0
+	m.mods = steps[*PendingMod]{next: 1}
+	m.ccs = steps[*COIDWait]{next: 1}
+}
+
+// Apply executes one command (engine.Machine). ts is Unix ms; it is made
+// non-decreasing here because producers stamp commands before sequencing.
+func (m *Machine) Apply(seq uint64, ts int64, cmd []byte, out []Event) []Event {
+	if ts < m.lastTS {
+		ts = m.lastTS
+	}
+	m.lastTS = ts
+	var ev Event
+	m.processDue(ts, &ev)
+	c, err := DecodeCommand(cmd)
+	if err != nil {
+		ev.Err = "invalid_command"
+		m.finishBBOs(&ev)
+		return append(out, ev)
+	}
+	if len(c.Replay) > 0 && m.cfg.OnReplay != nil {
+		m.cfg.OnReplay(c.Replay)
+	}
+	ev.Replay = c.Replay
+	switch c.Kind {
+	case KTick:
+	case KCreateInstrument:
+		m.createInstrument(c, ts, &ev)
+	case KDeposit:
+		m.deposit(c, ts, &ev)
+	case KIndex:
+		m.index(c, &ev)
+	case KCreateProxy:
+		m.createProxy(c, ts, &ev)
+	case KDeleteProxy:
+		m.deleteProxy(c, &ev)
+	case KCreateOrders:
+		m.createOrders(c, ts, &ev)
+	case KModify, KModifyCOID:
+		m.modify(c, ts, &ev)
+	case KCancel, KCancelCOID:
+		m.cancel(c, ts, &ev)
+	case KCancelAll:
+		m.cancelAll(c, ts, &ev)
+	case KConfig:
+		m.setFlight(c, &ev)
+	case KMode:
+		m.setMode(c, &ev)
+	case KLiquidating:
+		m.setLiquidating(c, &ev)
+	default:
+		ev.Err = "invalid_command"
+	}
+	m.finishBBOs(&ev)
+	return append(out, ev)
+}
+
+var categories = map[string]bool{"equity": true, "commodity": true, "index": true, "crypto": true}
+
+func (m *Machine) createInstrument(c *Command, ts int64, ev *Event) {
+	s := c.Instrument
+	if s == nil || s.Symbol == "" || !categories[s.Category] || s.PriceDecimals > 8 || s.QtyDecimals > 8 ||
+		s.MaxLeverage < 1 || s.MaxLeverage > 200 {
+		ev.Err = "invalid instrument"
+		return
+	}
+	for _, id := range m.instIDs {
+		if strings.EqualFold(m.inst[id].Symbol, s.Symbol) {
+			ev.Err = "instrument exists"
+			return
+		}
+	}
+	minN, ok := ParseMicro(s.MinNotional)
+	if s.MinNotional == "" {
+		minN, ok = 0, true
+	}
+	if !ok {
+		ev.Err = "invalid min_notional"
+		return
+	}
+	ticks := int64(pow10(int(s.PriceDecimals))) * 100000
+	if s.MaxPrice != "" {
+		g := fixed.Instrument{PriceDecimals: s.PriceDecimals, QtyDecimals: s.QtyDecimals}
+		p, err := g.ParsePrice(s.MaxPrice)
+		if err != nil {
+			ev.Err = "invalid max_price: " + err.Error()
+			return
+		}
+		ticks = int64(p) + 1
+	}
+	ticks = min(max(ticks, 2), maxTicks)
+	base := s.Base
+	if base == "" {
+		base, _, _ = strings.Cut(s.Symbol, "-")
+	}
+	id := uint32(len(m.instIDs) + 1)
+	in := &Instrument{ID: id, Symbol: s.Symbol, Base: base, Category: s.Category, PriceDecimals: s.PriceDecimals,
+		QtyDecimals: s.QtyDecimals, MaxLeverage: s.MaxLeverage, MinNotional: minN, Created: ts, Ticks: ticks}
+	in.book = book.New(m.bookConfig(ticks))
+	m.inst[id] = in
+	m.instIDs = append(m.instIDs, id)
+	ev.ID = uint64(id)
+}
+
+func (m *Machine) bookConfig(ticks int64) book.Config {
+	return book.Config{Ticks: ticks, STP: book.STPCancelMaker, ReduceOnly: m}
+}
+
+func (m *Machine) account(addr string, ts int64) *Account {
+	a := m.accts[addr]
+	if a == nil {
+		a = &Account{ID: m.nextAcct, Addr: addr, Created: ts, Positions: map[uint32]*Position{},
+			Open: map[uint64]bool{}, COIDs: map[string]uint64{}}
+		m.nextAcct++
+		m.accts[addr] = a
+		m.byID[a.ID] = a
+	}
+	return a
+}
+
+func (m *Machine) deposit(c *Command, ts int64, ev *Event) {
+	amt, ok := ParseMicro(c.Amount)
+	if !ok || amt <= 0 || c.Account == "" {
+		ev.Err = "invalid amount"
+		return
+	}
+	a := m.account(c.Account, ts)
+	a.Balance += amt
+	a.Deposits = append(a.Deposits, Deposit{ID: m.nextDep, Amount: amt, TS: ts})
+	ev.ID = m.nextDep
+	m.nextDep++
+}
+
+func (m *Machine) index(c *Command, ev *Event) {
+	in := m.inst[c.IID]
+	if in == nil {
+		ev.Err = "instrument_not_found"
+		return
+	}
+	p, err := in.grid().ParsePrice(c.Price)
+	if err != nil {
+		ev.Err = err.Error()
+		return
+	}
+	in.IndexTicks = int64(p)
+}
+
+func (m *Machine) createProxy(c *Command, ts int64, ev *Event) {
+	p := c.Proxy
+	if p == nil || c.Account == "" || p.Addr == "" {
+		ev.Err = "invalid_command"
+		return
+	}
+	if old := m.proxies[p.Addr]; old != nil && old.Active(ts) {
+		ev.Err = "proxy already exists"
+		return
+	}
+	if m.accts[p.Addr] != nil {
+		ev.Err = "proxy is an account"
+		return
+	}
+	m.account(c.Account, ts)
+	cp := *p
+	cp.Account = c.Account
+	m.proxies[p.Addr] = &cp
+}
+
+func (m *Machine) deleteProxy(c *Command, ev *Event) {
+	p := m.proxies[c.Proxy.Addr]
+	if p == nil || p.Account != c.Account || p.Deleted {
+		ev.Err = "proxy not found"
+		return
+	}
+	p.Deleted = true
+}
+
+// ReduceOnlyLimit is the book's reduce-only hook: the closeable size of the
+// owner's position in the instrument being applied. A reduce-only order
+// may only shrink the position; its quantity is capped at the position size.
+func (m *Machine) ReduceOnlyLimit(owner uint64, s book.Side, _ book.Outcome) int64 {
+	a := m.byID[owner]
+	if a == nil {
+		return 0
+	}
+	p := a.Positions[m.cur]
+	if p == nil {
+		return 0
+	}
+	if s == book.Sell && p.Size > 0 {
+		return p.Size
+	}
+	if s == book.Buy && p.Size < 0 {
+		return -p.Size
+	}
+	return 0
+}
+
+func isCOID(s string) bool {
+	if len(s) != 32 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+func fixedPrice(t int64) fixed.Price { return fixed.Price(t) }
+func fixedQty(q int64) fixed.Qty     { return fixed.Qty(q) }
+
+// mulDiv is a*b/c for non-negative a, b and positive c, saturating.
+func mulDiv(a, b, c int64) int64 {
+	hi, lo := bits.Mul64(uint64(a), uint64(b))
+	if hi >= uint64(c) {
+		return 1 << 62
+	}
+	q, _ := bits.Div64(hi, lo, uint64(c))
+	return int64(q)
+}
+
+// fee is notional×ppm/1e6 in micro, truncated.
+func fee(notionalMicro, ppm int64) int64 {
+	if ppm < 0 {
+		return -mulDiv(notionalMicro, -ppm, 1_000_000)
+	}
+	return mulDiv(notionalMicro, ppm, 1_000_000)
+}
+
+func (m *Machine) sortedOpen(a *Account) []uint64 {
+	ids := make([]uint64, 0, len(a.Open))
+	for id := range a.Open {
+		ids = append(ids, id)
+	}
+	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
+	return ids
+}

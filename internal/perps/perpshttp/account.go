@@ -1,0 +1,298 @@
+package perpshttp
+
+import (
+	"errors"
+	"io"
+	"net/http"
+	"sort"
+	"strconv"
+
+	"pmx/internal/crypto/secp"
+	"pmx/internal/perps/perps"
+	"pmx/internal/perps/perpsauth"
+)
+
+// MaxBody bounds a request body.
+const MaxBody = 1 << 20
+
+func parseAddr(w http.ResponseWriter, s string) (string, bool) {
+	a, err := secp.ParseAddress(s)
+	if err != nil {
+		writeErr(w, 400, "invalid query parameters: address: invalid address")
+		return "", false
+	}
+	return a.Hex(), true
+}
+
+func readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
+	if n := r.ContentLength; n > 0 && n <= MaxBody {
+		// Declared length (every client but a chunked one): one exact
+		// allocation; net/http's body stops at n bytes.
+		b := make([]byte, n)
+		if _, err := io.ReadFull(r.Body, b); err != nil {
+			writeErr(w, 400, "invalid request: body too large or unreadable")
+			return nil, false
+		}
+		return b, true
+	}
+	b, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBody))
+	if err != nil {
+		writeErr(w, 400, "invalid request: body too large or unreadable")
+		return nil, false
+	}
+	return b, true
+}
+
+// verifyStatus is the HTTP status and error text of a perpsauth error, as
+// docs/signing.md says.
+func verifyStatus(err error) (int, string) {
+	switch {
+	case errors.Is(err, perpsauth.ErrReplayed):
+		return 422, perpsauth.ErrReplayed.Error()
+	case errors.Is(err, perpsauth.ErrReplayFull):
+		return 503, "service_unavailable"
+	}
+	return 400, err.Error()
+}
+
+// verifyErr answers a perpsauth error on a single-item route.
+func verifyErr(w http.ResponseWriter, err error) {
+	code, msg := verifyStatus(err)
+	if code == 503 {
+		w.Header().Set("Retry-After", "1")
+	}
+	writeErr(w, code, msg)
+}
+
+func (s *Server) accountRoutes(mux *http.ServeMux) {
+	mux.HandleFunc("POST /v1/account/proxy", s.createProxy)
+	mux.HandleFunc("DELETE /v1/account/proxy", s.deleteProxy)
+	priv := func(pattern string, weight func(r *http.Request) int, h func(w http.ResponseWriter, r *http.Request, acct string)) {
+		mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) {
+			if !s.chargeIP(w, r, weight(r), false) {
+				return
+			}
+			acct, ok := s.headerAuth(r)
+			if !ok {
+				writeErr(w, 401, "unauthorized")
+				return
+			}
+			h(w, r, acct)
+		})
+	}
+	fixed := func(n int) func(*http.Request) int { return func(*http.Request) int { return n } }
+	priv("GET /v1/account/credentials", fixed(2), s.credentials)
+	priv("GET /v1/account/orders", func(r *http.Request) int {
+		if q := r.URL.Query(); q.Get("order_id") != "" || q.Get("client_order_id") != "" {
+			return 1
+		}
+		return 10
+	}, s.orders)
+	priv("GET /v1/account/open-orders", func(r *http.Request) int {
+		if r.URL.Query().Get("instrument_id") != "" {
+			return 1
+		}
+		return 20
+	}, s.openOrders)
+	priv("GET /v1/account/fills", fixed(10), s.fills)
+	priv("GET /v1/account/balances", fixed(2), s.balances)
+	priv("GET /v1/account/config", fixed(2), s.config)
+	priv("GET /v1/account/stats", fixed(2), s.stats)
+	priv("GET /v1/account/portfolio", fixed(2), s.portfolio)
+}
+
+// headerAuth checks SVC-PROXY/SVC-SECRET (or POLYMARKET-PROXY/-SECRET)
+// and returns the account the active proxy acts for.
+func (s *Server) headerAuth(r *http.Request) (string, bool) {
+	proxy, secret := r.Header.Get("SVC-PROXY"), r.Header.Get("SVC-SECRET")
+	if proxy == "" {
+		proxy, secret = r.Header.Get("POLYMARKET-PROXY"), r.Header.Get("POLYMARKET-SECRET")
+	}
+	a, err := secp.ParseAddress(proxy)
+	if err != nil || secret == "" {
+		return "", false
+	}
+	p, ok := s.creds.get(a.Hex())
+	if !ok || !p.Active(s.now().UnixMilli()) || !perpsauth.SecretMatches(p.Hash, secret) {
+		return "", false
+	}
+	return p.Account, true
+}
+
+// signedRequest charges one IP request and parses the signed envelope of a
+// single-item route; it reports false having answered.
+func (s *Server) signedRequest(w http.ResponseWriter, r *http.Request) (*perpsauth.Request, bool) {
+	if !s.chargeIP(w, r, 1, false) {
+		return nil, false
+	}
+	body, ok := readBody(w, r)
+	if !ok {
+		return nil, false
+	}
+	req, err := perpsauth.ParseRequest(body)
+	if err != nil {
+		writeErr(w, 400, err.Error())
+		return nil, false
+	}
+	return req, true
+}
+
+func (s *Server) createProxy(w http.ResponseWriter, r *http.Request) {
+	req, ok := s.signedRequest(w, r)
+	if !ok {
+		return
+	}
+	cp, err := s.ver.VerifyCreateProxy(req, s.now())
+	if err != nil {
+		verifyErr(w, err)
+		return
+	}
+	secret, hash := perpsauth.NewProxySecret()
+	rk := cp.Replay.Bytes()
+	p := perps.Proxy{Addr: cp.Proxy.Hex(), Hash: hash, ExpiryMs: cp.ExpiryMs, Label: cp.Label}
+	ev, err := s.submit(&perps.Command{Kind: perps.KCreateProxy, Account: cp.Owner.Hex(), Replay: rk[:], Proxy: &p})
+	if err != nil {
+		s.ver.Replay().Remove(cp.Replay)
+		s.log.Error("perps createProxy", "err", err)
+		writeErr(w, 500, "internal_error") // createProxy keeps 500 (perps.md §6)
+		return
+	}
+	if ev.Err != "" {
+		writeErr(w, 422, ev.Err)
+		return
+	}
+	p.Account = cp.Owner.Hex()
+	s.creds.put(p)
+	writeJSON(w, 200, map[string]string{"status": "ok", "secret": secret})
+}
+
+func (s *Server) deleteProxy(w http.ResponseWriter, r *http.Request) {
+	req, ok := s.signedRequest(w, r)
+	if !ok {
+		return
+	}
+	v, err := s.ver.VerifyOp(req, "deleteProxy", s.now(), perpsauth.Self)
+	if err != nil {
+		verifyErr(w, err)
+		return
+	}
+	var args struct {
+		Proxy string `json:"proxy"`
+	}
+	if err := v.Op.DecodeArgs(&args); err != nil {
+		writeErr(w, 400, "invalid request: "+err.Error())
+		return
+	}
+	pa, err := secp.ParseAddress(args.Proxy)
+	if err != nil {
+		writeErr(w, 400, "invalid request: proxy: invalid address")
+		return
+	}
+	rk := v.Replay.Bytes()
+	ev, err := s.submit(&perps.Command{Kind: perps.KDeleteProxy, Account: v.Account.Hex(), Replay: rk[:],
+		Proxy: &perps.Proxy{Addr: pa.Hex()}})
+	if err != nil {
+		s.ver.Replay().Remove(v.Replay)
+		s.engineErr(w, err, false)
+		return
+	}
+	if ev.Err != "" {
+		writeErr(w, 422, ev.Err)
+		return
+	}
+	if p, ok := s.creds.get(pa.Hex()); ok {
+		p.Deleted = true
+		s.creds.put(p)
+	}
+	writeJSON(w, 200, map[string]string{"status": "ok"})
+}
+
+type credKey struct {
+	Proxy  string `json:"proxy"`
+	Label  string `json:"label,omitempty"`
+	Expiry int64  `json:"expiry"`
+}
+
+func (s *Server) credentials(w http.ResponseWriter, r *http.Request, acct string) {
+	now := s.now().UnixMilli()
+	keys := []credKey{}
+	s.creds.mu.RLock()
+	for _, p := range s.creds.proxies {
+		if p.Account == acct && p.Active(now) {
+			a, _ := secp.ParseAddress(p.Addr)
+			keys = append(keys, credKey{Proxy: a.String(), Label: p.Label, Expiry: p.ExpiryMs})
+		}
+	}
+	s.creds.mu.RUnlock()
+	sort.Slice(keys, func(i, j int) bool { return keys[i].Proxy < keys[j].Proxy })
+	a, _ := secp.ParseAddress(acct)
+	writeJSON(w, 200, map[string]any{"address": a.String(), "keys": keys})
+}
+
+func (s *Server) orders(w http.ResponseWriter, r *http.Request, acct string) {
+	q := r.URL.Query()
+	var oid uint64
+	if v := q.Get("order_id"); v != "" {
+		n, err := strconv.ParseUint(v, 10, 64)
+		if err != nil {
+			writeErr(w, 400, "invalid query parameters: order_id: invalid digit found in string")
+			return
+		}
+		oid = n
+	}
+	iid, ok := queryIID(w, r, false)
+	if !ok {
+		return
+	}
+	start, end, ok := queryWindow(w, r, s.now().UnixMilli()+1)
+	if !ok {
+		return
+	}
+	coid := q.Get("client_order_id")
+	viewJSON(s, w, func(m *perps.Machine) []perps.OrderData { return m.OrdersOf(acct, oid, coid, iid, start, end, 100) })
+}
+
+func (s *Server) openOrders(w http.ResponseWriter, r *http.Request, acct string) {
+	iid, ok := queryIID(w, r, false)
+	if !ok {
+		return
+	}
+	viewJSON(s, w, func(m *perps.Machine) []perps.OrderData { return m.OpenOrdersOf(acct, iid) })
+}
+
+func (s *Server) fills(w http.ResponseWriter, r *http.Request, acct string) {
+	iid, ok := queryIID(w, r, false)
+	if !ok {
+		return
+	}
+	start, end, ok := queryWindow(w, r, s.now().UnixMilli()+1)
+	if !ok {
+		return
+	}
+	viewJSON(s, w, func(m *perps.Machine) (p page[perps.TradeData]) {
+		p.Data, p.More = m.FillsOf(acct, iid, start, end, 100)
+		return p
+	})
+}
+
+func (s *Server) balances(w http.ResponseWriter, r *http.Request, acct string) {
+	viewJSON(s, w, func(m *perps.Machine) []perps.Balance { return m.BalancesOf(acct) })
+}
+
+func (s *Server) config(w http.ResponseWriter, r *http.Request, acct string) {
+	iid, ok := queryIID(w, r, false)
+	if !ok {
+		return
+	}
+	viewJSON(s, w, func(m *perps.Machine) []perps.LeverageConfig { return m.ConfigOf(acct, iid) })
+}
+
+func (s *Server) stats(w http.ResponseWriter, r *http.Request, acct string) {
+	now := s.now().UnixMilli()
+	viewJSON(s, w, func(m *perps.Machine) perps.Stats { return m.StatsOf(acct, now) })
+}
+
+func (s *Server) portfolio(w http.ResponseWriter, r *http.Request, acct string) {
+	now := s.now().UnixMilli()
+	viewJSON(s, w, func(m *perps.Machine) perps.Portfolio { return m.PortfolioOf(acct, now) })
+}

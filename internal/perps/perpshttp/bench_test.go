@@ -1,0 +1,318 @@
+package perpshttp
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"runtime/metrics"
+	"runtime/pprof"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"pmx/internal/cpuclock"
+	"pmx/internal/crypto/secp"
+	"pmx/internal/loadgen"
+)
+
+// BenchmarkRecoverCeiling is signer recovery alone on all cores: the ceiling
+// for signed placements, measured in the same run as the HTTP benchmarks.
+func BenchmarkRecoverCeiling(b *testing.B) {
+	k := newKey(b, 1)
+	d := tOpDigest([]any{"createOrders", []any{[]any{1, true, "100", "1", "ioc", false}}}, 1, 1)
+	sig, _ := secp.ParseSignature(k.sign(d))
+	m := startMeter()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			if _, err := secp.Recover(d, sig); err != nil {
+				panic(err)
+			}
+		}
+	})
+	m.report(b)
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "recoveries/s")
+}
+
+// BenchmarkKnownKeyCeiling is the check that replaces recovery for a
+// connection's repeat signer (perpsauth.Hint) alone on all cores: the
+// placements' ceiling once every connection knows its signer.
+func BenchmarkKnownKeyCeiling(b *testing.B) {
+	k := newKey(b, 1)
+	d := tOpDigest([]any{"createOrders", []any{[]any{1, true, "100", "1", "ioc", false}}}, 1, 1)
+	sig, _ := secp.ParseSignature(k.sign(d))
+	pub, err := secp.RecoverPub(d, sig)
+	if err != nil {
+		b.Fatal(err)
+	}
+	key := secp.NewKey(pub)
+	m := startMeter()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			if !key.Signed(d, sig) {
+				panic("not signed")
+			}
+		}
+	})
+	m.report(b)
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "checks/s")
+}
+
+// benchPlace posts pre-signed createOrders requests of n orders each
+// (non-crossing IOCs, so the book stays empty and every request takes the
+// full path: parse, verify, journal fsync, match, ack) over 64 persistent
+// loopback TCP connections, one request in flight on each. The server is the
+// real handler behind a real net/http server; the load generator is loadgen.Conn
+// (it shares the two cores with the server, so it must be lean). Every
+// answer is checked for the ok ack.
+//
+// PMX_BENCH_CPUPROFILE=file writes a CPU profile of the timed section only
+// (go test -cpuprofile would also cover the pre-signing).
+func benchPlace(b *testing.B, n int) {
+	p := newPlacer(b, n, b.N)
+	stopProfile := startBenchProfile(b)
+	b.ReportAllocs()
+	b.ResetTimer()
+	m, groups0 := startMeter(), p.e.srv.eng.JournalGroups()
+	lat := p.run(b.N)
+	b.StopTimer()
+	m.report(b)
+	stopProfile()
+	b.ReportMetric(float64(b.N)/float64(p.e.srv.eng.JournalGroups()-groups0), "requests/fsync")
+	slices.Sort(lat)
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "requests/s")
+	b.ReportMetric(float64(b.N*n)/b.Elapsed().Seconds(), "orders/s")
+	b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds()), "p99-µs")
+}
+
+// placer is a running server with pre-signed createOrders requests and the
+// load generator's open connections.
+type placer struct {
+	e     *env
+	reqs  [][]byte
+	conns []*loadgen.Conn
+	sent  int
+}
+
+// newPlacer signs total requests of n orders each (before any timer).
+func newPlacer(b *testing.B, n, total int) *placer {
+	linger, _ := strconv.Atoi(os.Getenv("PMX_BENCH_LINGER_US")) // experiments: the server's GroupLinger
+	known, _ := strconv.Atoi(os.Getenv("PMX_BENCH_KNOWN_KEYS")) // -1: every signer recovered
+	e := newEnv(b, Options{IPBudget: 1 << 30, ActionBudget: 1 << 30, GroupLinger: time.Duration(linger) * time.Microsecond, KnownKeys: known})
+	e.instrument()
+	a := e.trader(1, "1000000000")
+	if a.secret == "" {
+		b.Fatal("setup failed")
+	}
+	host := strings.TrimPrefix(e.api.URL, "http://")
+	p := &placer{e: e, reqs: make([][]byte, total)}
+	for i := range p.reqs {
+		keyed, rows := make([]string, n), []any{}
+		for j := range n {
+			o := ord{iid: 1, buy: true, p: fmt.Sprint(100 + (i+j)%50), qty: "1", tif: "ioc"}
+			keyed[j] = o.keyed()
+			rows = append(rows, o.compact())
+		}
+		salt, ts := e.salt.Add(1), e.now()
+		sig := a.proxy.sign(tOpDigest([]any{"createOrders", rows}, salt, ts))
+		body := fmt.Sprintf(`{"op":{"type":"createOrders","args":[%s]},"sig":%q,"salt":%d,"ts":%d}`, strings.Join(keyed, ","), sig, salt, ts)
+		p.reqs[i] = loadgen.Request("POST", host, "/v1/trade/orders", "Content-Type: application/json\r\n", []byte(body))
+	}
+	// 64 in-flight requests: each waits for its group-commit fsync, so
+	// throughput needs enough of them to share each fsync (the journal's
+	// 64-producer figure); 8 measured the fsync latency, not the exchange.
+	inFlight := 64
+	if v, err := strconv.Atoi(os.Getenv("PMX_BENCH_INFLIGHT")); err == nil {
+		inFlight = v
+	}
+	p.conns = make([]*loadgen.Conn, inFlight)
+	for i := range p.conns {
+		c, err := loadgen.Dial(host)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(func() { c.Close() })
+		p.conns[i] = c
+	}
+	return p
+}
+
+// run sends the next count requests, one in flight per connection, checks
+// every answer for the ok ack, and returns each request's latency.
+func (p *placer) run(count int) []time.Duration {
+	reqs := p.reqs[p.sent : p.sent+count]
+	p.sent += count
+	lat := make([]time.Duration, count)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for _, c := range p.conns {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			var body []byte
+			for {
+				i := next.Add(1) - 1
+				if i >= int64(count) {
+					return
+				}
+				t0 := time.Now()
+				code, b2, err := c.Do(reqs[i], body)
+				body = b2
+				if err != nil {
+					panic(err)
+				}
+				if code != 200 || !bytes.HasPrefix(body, []byte(`[{"status":"ok"`)) {
+					panic(fmt.Sprint(code, string(body)))
+				}
+				lat[i] = time.Since(t0)
+			}
+		}()
+	}
+	wg.Wait()
+	return lat
+}
+
+// meter reports, beside wall time, this process's CPU time per op
+// ("cpu-ns/op": server and load generator together; set against the
+// ceiling's it says how much of a placement is recovery) and the share of
+// the machine's CPU that other processes (and the hypervisor's steal) used
+// meanwhile ("others-%"): this VM is shared, and a run with a high figure
+// there measured the neighbours, not the exchange.
+type meter struct {
+	self        time.Duration
+	busy, total int64 // machine-wide /proc/stat ticks
+	idle, all   float64
+}
+
+func startMeter() meter {
+	busy, total := procStat()
+	idle, all := pIdle()
+	return meter{self: cpuclock.Process(), busy: busy, total: total, idle: idle, all: all}
+}
+
+// pIdle is the runtime's estimate of P time spent idle, and all P time
+// (GOMAXPROCS × wall), in seconds.
+func pIdle() (idle, all float64) {
+	s := []metrics.Sample{{Name: "/cpu/classes/idle:cpu-seconds"}, {Name: "/cpu/classes/total:cpu-seconds"}}
+	metrics.Read(s)
+	return s[0].Value.Float64(), s[1].Value.Float64()
+}
+
+func (m meter) report(b *testing.B) {
+	self := cpuclock.Process() - m.self
+	busy, total := procStat()
+	idle, all := pIdle()
+	b.ReportMetric(float64(self)/float64(b.N), "cpu-ns/op")
+	if all > m.all {
+		// Share of the Ps' time with nothing to run: the pipeline, not
+		// the CPU, held the run back for that long.
+		b.ReportMetric(100*(idle-m.idle)/(all-m.all), "p-idle-%")
+	}
+	if total > m.total {
+		tick := float64(time.Second) / 100 // USER_HZ
+		others := float64(busy-m.busy)*tick - float64(self)
+		b.ReportMetric(max(0, 100*others/(float64(total-m.total)*tick)), "others-%")
+	}
+}
+
+// procStat is the machine's busy and total CPU ticks (0, 0 off Linux).
+func procStat() (busy, total int64) {
+	b, err := os.ReadFile("/proc/stat")
+	if err != nil {
+		return 0, 0
+	}
+	line, _, _ := strings.Cut(string(b), "\n")
+	f := strings.Fields(line) // cpu user nice system idle iowait irq softirq steal ...
+	for i := 1; i < len(f) && i <= 8; i++ {
+		v, _ := strconv.ParseInt(f[i], 10, 64)
+		total += v
+		if i != 4 && i != 5 { // idle, iowait
+			busy += v
+		}
+	}
+	return busy, total
+}
+
+// startBenchProfile starts a CPU profile if PMX_BENCH_CPUPROFILE names a
+// file (the largest b.N's run overwrites the smaller ones').
+func startBenchProfile(b *testing.B) (stop func()) {
+	path := os.Getenv("PMX_BENCH_CPUPROFILE")
+	if path == "" {
+		return func() {}
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		b.Fatal(err)
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		f.Close()
+	}
+}
+
+func BenchmarkPlaceSingle(b *testing.B)  { benchPlace(b, 1) }
+func BenchmarkPlaceBatch20(b *testing.B) { benchPlace(b, 20) }
+
+// BenchmarkWSFanout1000: one trade (a resting sell, then a crossing IOC buy,
+// over REST) pushed on trades::1 to 1,000 subscribed WebSocket connections;
+// an op is complete when every connection has read its frame.
+func BenchmarkWSFanout1000(b *testing.B) {
+	const conns = 1000
+	e := newEnv(b, Options{IPBudget: 1 << 30, ActionBudget: 1 << 30, WSMessages: 1 << 30})
+	e.instrument()
+	mk, tk := e.trader(1, "1000000000"), e.trader(2, "1000000000")
+	got := make(chan struct{}, conns*4)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	url := "ws" + strings.TrimPrefix(e.api.URL, "http") + "/v1/ws"
+	for i := range conns {
+		c, _, err := websocket.Dial(ctx, url, nil)
+		if err != nil {
+			b.Fatalf("dial %d: %v", i, err)
+		}
+		defer c.CloseNow()
+		c.Write(ctx, websocket.MessageText, []byte(`{"id":1,"req":"sub","chs":["trades::1"]}`))
+		if _, _, err := c.Read(ctx); err != nil { // sub ack
+			b.Fatal(err)
+		}
+		go func() {
+			for {
+				_, m, err := c.Read(ctx)
+				if err != nil {
+					return
+				}
+				if strings.HasPrefix(string(m), `{"ch":"trades::1"`) {
+					got <- struct{}{}
+				}
+			}
+		}()
+	}
+	lat := make([]time.Duration, b.N)
+	b.ResetTimer()
+	for i := range b.N {
+		b.StopTimer()
+		mk.placeOK(ord{iid: 1, buy: false, p: "100", qty: "1"})
+		b.StartTimer()
+		t0 := time.Now()
+		tk.placeOK(ord{iid: 1, buy: true, p: "100", qty: "1", tif: "ioc"})
+		for range conns {
+			<-got
+		}
+		lat[i] = time.Since(t0)
+	}
+	b.StopTimer()
+	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
+	b.ReportMetric(float64(b.N*conns)/b.Elapsed().Seconds(), "pushes/s")
+	b.ReportMetric(float64(lat[len(lat)/2].Microseconds()), "p50-µs")
+	b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds()), "p99-µs")
+}
