@@ -114,7 +114,12 @@ func (f FundingParams) Rate(avgPremiumPPB int64) (int64, error) {
 // balanced open interest) that goes to the insurance fund: nothing is minted.
 func Charge(g Grid, size, mark, ratePPB int64) (int64, error) {
 	var c calc
-	tl := c.mulDiv(c.mul(size, mark), ratePPB, PPB, ceil)
-	v := g.toMicro(&c, tl, ceil)
+	tl := c.mul(size, mark) // exact; the one rounding is the last division
+	var v int64
+	if e := MicroDecimals - int(g.PriceDecimals) - int(g.QtyDecimals); e >= 0 {
+		v = c.mulDiv(c.mul(tl, pow10(e)), ratePPB, PPB, ceil)
+	} else {
+		v = c.mulDiv(tl, ratePPB, c.mul(PPB, pow10(-e)), ceil)
+	}
 	return v, c.err()
 }

@@ -193,3 +193,31 @@ func Evaluate(a *Account, mk Markets) (Summary, error) {
 	s.State = StateOf(s.Equity, s.IM, s.MM)
 	return s, nil
 }
+
+// LiquidationPrice is the mark (ticks, rounded toward the position: down for
+// a long, up for a short) at which p's scope reaches maintenance if only p's
+// price moves: equity0 is the scope's equity and mmOthers the MM of its other
+// positions, both at the current mark. Solving
+// equity0 + size·(x − mark) = |size|·x/(2·maxLev) + mmOthers gives
+//
+//	x = 2L·(mmOthers − equity0 + size·mark) / (2L·size − |size|)
+//
+// 0 means the scope cannot reach maintenance by this price (x ≤ 0).
+func LiquidationPrice(p *Position, m *Market, equity0, mmOthers int64) (int64, error) {
+	if p.Size == 0 || m.Mark <= 0 {
+		return 0, nil
+	}
+	var c calc
+	l2 := c.mul(2, m.MaxLeverage)
+	num := c.mul(l2, c.add(c.sub(m.fromMicro(&c, mmOthers, ceil), m.fromMicro(&c, equity0, floor)), c.mul(p.Size, m.Mark)))
+	den := c.sub(c.mul(l2, p.Size), c.abs(p.Size))
+	r := floor
+	if p.Size < 0 {
+		r = ceil
+	}
+	x := c.mulDiv(num, 1, den, r)
+	if err := c.err(); err != nil {
+		return 0, err
+	}
+	return max(x, 0), nil
+}
