@@ -111,3 +111,27 @@ func TestCheckOrderScopes(t *testing.T) {
 		t.Fatalf("isolated add beyond the allocation: %v", err)
 	}
 }
+
+func TestWithdrawable(t *testing.T) {
+	mk := markets(btcMarket(60_000))
+	a := exampleLong() // equity 4,000, IM 3,000 at 10x, notional 30,000
+	if w, _ := Withdrawable(a, mk); w != 1_000*usd {
+		t.Fatalf("10x: %d", w)
+	}
+	a.Settings[0].Lev = 20 // IM 1,500 but the 10 % reserve (3,000) binds
+	if w, _ := Withdrawable(a, mk); w != 1_000*usd {
+		t.Fatalf("20x with the reserve: %d", w)
+	}
+	up := markets(btcMarket(62_000)) // +1,000 unrealized: equity 5,000, reserve 3,100
+	if w, _ := Withdrawable(a, up); w != 1_900*usd {
+		t.Fatalf("with profit: %d", w)
+	}
+	a.Collateral = 500 * usd // profit backs margin but is not paid out
+	a.Positions[0].Cost = 500 * 50_000 * px
+	if w, _ := Withdrawable(a, up); w != 500*usd {
+		t.Fatalf("capped at collateral: %d", w)
+	}
+	if w, _ := Withdrawable(&Account{Collateral: -5}, mk); w != 0 {
+		t.Fatalf("negative collateral: %d", w)
+	}
+}

@@ -304,3 +304,39 @@ func LiquidationFees(n, ratePPM, liqPPM, equityAfter int64) (venue, fund int64, 
 	fund = min(fund, c.sub(room, venue))
 	return venue, fund, c.err()
 }
+
+// Rescan recomputes the hit's figures from its account as it is now: a
+// cycle acts on one scope at a time and an earlier step (an isolated close
+// releasing its allocation, say) may have changed the account.
+func (h *Hit) Rescan(mk Markets) error {
+	var c calc
+	h.Equity, h.IM, h.MM = 0, 0, 0
+	a := h.Acct
+	if h.Cross {
+		h.Equity = a.Collateral
+	}
+	for i := range a.Positions {
+		p := &a.Positions[i]
+		m := mk[p.IID]
+		if p.Size == 0 || m == nil {
+			continue
+		}
+		s := a.Setting(&m.Instrument)
+		if s.Cross != h.Cross || (!h.Cross && p.IID != h.IID) {
+			continue
+		}
+		if m.Mark <= 0 {
+			return ErrMarkUnavailable
+		}
+		r := positionRisk(&c, p, s, m)
+		if h.Cross {
+			h.Equity = c.add(h.Equity, r.UPnL)
+		} else {
+			h.Equity = r.Equity
+		}
+		h.IM, h.MM = c.add(h.IM, r.IM), c.add(h.MM, r.MM)
+	}
+	h.Flagged = h.flagged()
+	h.Recovered = h.Flagged && (h.MM == 0 || h.Equity >= h.IM)
+	return c.err()
+}

@@ -308,3 +308,37 @@ func CheckFill(a *Account, mk Markets, iid uint32, buy bool, ticks, lots int64) 
 	}
 	return nil
 }
+
+// WithdrawReservePPM is the share of cross notional a withdrawal leaves
+// behind (§10: required = max(reserved, 0.1 · Σ|size|·mark)).
+const WithdrawReservePPM = 100_000
+
+// Withdrawable is what the account may withdraw (§10):
+//
+//	max(0, min(collateral, cross equity − max(Σ requirements, 10 % · cross notional)))
+//
+// where Σ requirements are the order requirements Available subtracts
+// (positions and open orders, isolated shortfalls included). Unrealized
+// profit backs margin but is never paid out: the result is at most the
+// collateral.
+func Withdrawable(a *Account, mk Markets) (int64, error) {
+	var c calc
+	avail, err := available(&c, a, mk, nil)
+	if err != nil {
+		return 0, err
+	}
+	var eq, notional int64 = a.Collateral, 0
+	for i := range a.Positions {
+		p := &a.Positions[i]
+		m := mk[p.IID]
+		if p.Size == 0 || m == nil || !a.Setting(&m.Instrument).Cross {
+			continue
+		}
+		eq = c.add(eq, upnl(&c, m.Grid, p.Size, p.Cost, m.Mark))
+		notional = c.add(notional, m.notional(&c, m.Mark, p.Size))
+	}
+	req := c.sub(eq, avail)
+	req = max(req, c.mulDiv(notional, WithdrawReservePPM, PPM, ceil))
+	w := max(0, min(a.Collateral, c.sub(eq, req)))
+	return w, c.err()
+}
