@@ -3,7 +3,6 @@ package risk
 import (
 	"fmt"
 	"iter"
-	"math/big"
 	"slices"
 	"testing"
 )
@@ -288,40 +287,45 @@ func (l *ledger) check(step int, what string) {
 	if want := l.deposits - l.withdrawn - l.venueFees; sum != want {
 		l.t.Fatalf("step %d (%s): cash %d, want %d (off by %d)", step, what, sum, want, sum-want)
 	}
-	// No scope below maintenance (exact rationals, no rounding) unflagged.
+	// No scope below maintenance (exact, no rounding: values in micro-units
+	// times lcm(2·maxLev), so every MM is an integer) without its flag.
+	var c calc
+	den := int64(1)
+	for _, m := range l.mk {
+		den = lcm(den, 2*m.MaxLeverage)
+	}
 	for _, a := range l.accts {
-		crossE := new(big.Rat).SetInt64(a.Collateral)
-		crossMM := new(big.Rat)
+		crossE, crossMM := c.mul(a.Collateral, den), int64(0)
 		for _, p := range a.Positions {
 			m := l.mk[p.IID]
-			scale := new(big.Rat).SetFrac64(1, 1)
-			for range int(m.PriceDecimals) + int(m.QtyDecimals) - MicroDecimals {
-				scale.Quo(scale, big.NewRat(10, 1))
-			}
-			for range MicroDecimals - int(m.PriceDecimals) - int(m.QtyDecimals) {
-				scale.Mul(scale, big.NewRat(10, 1))
-			}
-			u := new(big.Rat).SetInt64(p.Size*m.Mark - sign(p.Size)*p.Cost)
-			u.Mul(u, scale)
-			n := new(big.Rat).SetInt64(abs(p.Size) * m.Mark)
-			n.Mul(n, scale)
-			mm := n.Quo(n, big.NewRat(2*m.MaxLeverage, 1))
+			scale := pow10(MicroDecimals - int(m.PriceDecimals) - int(m.QtyDecimals))
+			u := c.mul(c.mul(c.sub(c.mul(p.Size, m.Mark), sign(p.Size)*p.Cost), scale), den)
+			mm := c.mul(c.mul(abs(p.Size)*m.Mark, scale), den/(2*m.MaxLeverage))
 			if a.Setting(&m.Instrument).Cross {
-				crossE.Add(crossE, u)
-				crossMM.Add(crossMM, mm)
+				crossE, crossMM = c.add(crossE, u), c.add(crossMM, mm)
 				continue
 			}
-			e := u.Add(u, new(big.Rat).SetInt64(p.Margin))
-			if e.Cmp(mm) < 0 && !p.Liquidating {
-				l.t.Fatalf("step %d (%s): account %d isolated %d below maintenance (%s < %s) unflagged",
-					step, what, a.ID, p.IID, e.FloatString(6), mm.FloatString(6))
+			if e := c.add(u, c.mul(p.Margin, den)); e < mm && !p.Liquidating {
+				l.t.Fatalf("step %d (%s): account %d isolated %d below maintenance (%d < %d, /%d) unflagged",
+					step, what, a.ID, p.IID, e, mm, den)
 			}
 		}
-		if crossMM.Sign() > 0 && crossE.Cmp(crossMM) < 0 && !a.Liquidating {
-			l.t.Fatalf("step %d (%s): account %d cross below maintenance (%s < %s) unflagged",
-				step, what, a.ID, crossE.FloatString(6), crossMM.FloatString(6))
+		if crossMM > 0 && crossE < crossMM && !a.Liquidating {
+			l.t.Fatalf("step %d (%s): account %d cross below maintenance (%d < %d, /%d) unflagged",
+				step, what, a.ID, crossE, crossMM, den)
 		}
 	}
+	if c.bad {
+		l.t.Fatalf("step %d: reference check overflowed", step)
+	}
+}
+
+func lcm(a, b int64) int64 {
+	x, y := a, b
+	for y != 0 {
+		x, y = y, x%y
+	}
+	return a / x * b
 }
 
 func (l *ledger) String() string {

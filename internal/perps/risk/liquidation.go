@@ -265,9 +265,17 @@ func (a *Account) Fill(mk Markets, iid uint32, buy bool, ticks, lots int64) (Fil
 // (oid 0, both parties) and the backstop frame.
 func Backstop(h *Hit, mk Markets, fund *Account) (int64, error) {
 	a := h.Acct
+	type leg struct {
+		iid  uint32
+		size int64
+	}
+	var legs []leg // copied first: closing a position removes it from a.Positions
 	for _, p := range h.scopePositions(mk) {
-		m := mk[p.IID]
-		iid, size := p.IID, p.Size
+		legs = append(legs, leg{p.IID, p.Size})
+	}
+	for _, l := range legs {
+		m := mk[l.iid]
+		iid, size := l.iid, l.size
 		if _, err := a.Fill(mk, iid, size < 0, m.Mark, abs(size)); err != nil {
 			return 0, err
 		}
