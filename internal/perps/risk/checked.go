@@ -88,7 +88,12 @@ func (c *calc) mulDiv(a, b, d int64, r rounding) int64 {
 		c.bad = true
 		return 0
 	}
-	q, rem := bits.Div64(hi, lo, ud)
+	var q, rem uint64
+	if hi == 0 { // the common case: a 64-bit divide is cheaper than 128/64
+		q, rem = lo/ud, lo%ud
+	} else {
+		q, rem = bits.Div64(hi, lo, ud)
+	}
 	negative := (a < 0) != (b < 0) != (d < 0)
 	if rem != 0 && ((r == floor && negative) || (r == ceil && !negative)) {
 		q++

@@ -49,24 +49,30 @@ func Sweep(accts iter.Seq[*Account], mk Markets, dst []Hit) ([]Hit, error) {
 			if m == nil || m.Mark <= 0 {
 				return dst, ErrMarkUnavailable
 			}
+			// The hot loop: uPnL and MM only; IM (a division per
+			// position) only where a hit needs it.
 			s := a.Setting(&m.Instrument)
-			r := positionRisk(&c, p, s, m)
+			n := m.notional(&c, m.Mark, p.Size)
+			u := upnl(&c, m.Grid, p.Size, p.Cost, m.Mark)
+			mmv := mm(&c, n, m.MaxLeverage)
 			if s.Cross {
-				cross.Equity = c.add(cross.Equity, r.UPnL)
-				cross.IM = c.add(cross.IM, r.IM)
-				cross.MM = c.add(cross.MM, r.MM)
+				cross.Equity = c.add(cross.Equity, u)
+				cross.MM = c.add(cross.MM, mmv)
 				continue
 			}
-			if p.Liquidating || r.Equity < r.MM {
-				dst = append(dst, Hit{Acct: a, IID: p.IID, Equity: r.Equity, IM: r.IM, MM: r.MM,
-					Flagged: p.Liquidating, Recovered: p.Liquidating && r.Equity >= r.IM})
+			if eq := c.add(p.Margin, u); p.Liquidating || eq < mmv {
+				h := Hit{Acct: a, IID: p.IID, Equity: eq, IM: c.div(n, s.Lev, ceil), MM: mmv, Flagged: p.Liquidating}
+				h.Recovered = h.Flagged && h.Equity >= h.IM
+				dst = append(dst, h)
 			}
 		}
 		if err := c.err(); err != nil {
 			return dst, err
 		}
 		if a.Liquidating || (cross.MM > 0 && cross.Equity < cross.MM) {
-			cross.Recovered = a.Liquidating && (cross.MM == 0 || cross.Equity >= cross.IM)
+			if err := cross.Rescan(mk); err != nil { // fills in IM
+				return dst, err
+			}
 			dst = append(dst, cross)
 		}
 	}
