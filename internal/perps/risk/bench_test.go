@@ -4,6 +4,8 @@ import (
 	"math/big"
 	"slices"
 	"testing"
+
+	"pmx/internal/cpuclock"
 )
 
 // benchAccount has a position in each of 10 instruments (half cross, half
@@ -28,6 +30,8 @@ func BenchmarkCheckOrder(b *testing.B) {
 	a, mk := benchAccount()
 	o := Order{IID: 3, Buy: true, Ticks: 601_000, Lots: 20}
 	b.ReportAllocs()
+	cpu := cpuclock.Start()
+	defer func() { cpu.Report(b) }()
 	for b.Loop() {
 		if err := CheckOrder(a, mk, o); err != nil {
 			b.Fatal(err)
@@ -42,6 +46,8 @@ func BenchmarkCheckOrderBigRatReference(b *testing.B) {
 	o := Order{IID: 3, Buy: true, Ticks: 601_000, Lots: 20}
 	want, _ := Available(a, mk, &o)
 	b.ReportAllocs()
+	cpu := cpuclock.Start()
+	defer func() { cpu.Report(b) }()
 	for b.Loop() {
 		if got := availableRat(a, mk, &o); got.Cmp(new(big.Rat).SetInt64(want-1)) < 0 {
 			b.Fatalf("reference %s vs %d", got.FloatString(2), want)
@@ -58,7 +64,7 @@ func availableRat(a *Account, mk Markets, extra *Order) *big.Rat {
 	}
 	for id, m := range mk {
 		s := a.Setting(&m.Instrument)
-		scale := big.NewRat(1, pow10(int(m.PriceDecimals)+int(m.QtyDecimals)-MicroDecimals))
+		scale := big.NewRat(pow10(MicroDecimals-int(m.PriceDecimals)-int(m.QtyDecimals)), 1) // grids of ≤ 6 decimals
 		var size, buys, sells int64
 		loss := new(big.Rat)
 		p := a.Position(id)
@@ -131,6 +137,8 @@ func BenchmarkSweep100k(b *testing.B) {
 	accts, mk := sweepBook(100_000)
 	hits := make([]Hit, 0, 1024)
 	b.ReportAllocs()
+	cpu := cpuclock.Start()
+	defer func() { cpu.Report(b) }()
 	for b.Loop() {
 		var err error
 		hits, err = Sweep(slices.Values(accts), mk, hits[:0])
@@ -146,6 +154,8 @@ func BenchmarkSweep100k(b *testing.B) {
 func BenchmarkSweep100kUncheckedReference(b *testing.B) {
 	accts, mk := sweepBook(100_000)
 	b.ReportAllocs()
+	cpu := cpuclock.Start()
+	defer func() { cpu.Report(b) }()
 	for b.Loop() {
 		hits := 0
 		for _, a := range accts {

@@ -52,8 +52,9 @@ func Sweep(accts iter.Seq[*Account], mk Markets, dst []Hit) ([]Hit, error) {
 			// The hot loop: uPnL and MM only; IM (a division per
 			// position) only where a hit needs it.
 			s := a.Setting(&m.Instrument)
-			n := m.notional(&c, m.Mark, p.Size)
-			u := upnl(&c, m.Grid, p.Size, p.Cost, m.Mark)
+			sm := c.mul(p.Size, m.Mark) // shared by notional and uPnL
+			n := m.toMicro(&c, c.abs(sm), floor)
+			u := m.toMicro(&c, c.sub(sm, sign(p.Size)*p.Cost), floor) // Cost ≥ 0: no overflow in the sign
 			mmv := mm(&c, n, m.MaxLeverage)
 			if s.Cross {
 				cross.Equity = c.add(cross.Equity, u)

@@ -20,7 +20,10 @@ type Grid struct {
 // more than 6 decimals in total divide (and round); coarser ones multiply.
 func (g Grid) toMicro(c *calc, tl int64, r rounding) int64 {
 	e := MicroDecimals - int(g.PriceDecimals) - int(g.QtyDecimals)
-	if e >= 0 {
+	if e == 0 {
+		return tl
+	}
+	if e > 0 {
 		return c.mul(tl, pow10(e))
 	}
 	if -e > 18 {
@@ -54,10 +57,8 @@ func (g Grid) notional(c *calc, ticks, lots int64) int64 {
 	return g.toMicro(c, c.mul(c.abs(ticks), c.abs(lots)), floor)
 }
 
-func pow10(n int) int64 {
-	p := int64(1)
-	for range n {
-		p *= 10
-	}
-	return p
-}
+var pow10s = [19]int64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+	1e16, 1e17, 1e18}
+
+// pow10 is 10^n for 0 ≤ n ≤ 18 (callers bound n).
+func pow10(n int) int64 { return pow10s[n] }
