@@ -135,3 +135,19 @@ func TestWithdrawable(t *testing.T) {
 		t.Fatalf("negative collateral: %d", w)
 	}
 }
+
+func TestCheckScopeBlocksReduceOnlyWhileFlagged(t *testing.T) {
+	a := isolatedLong()
+	a.Positions = append(a.Positions, Position{IID: 2, Size: 1, Cost: 1})
+	if err := CheckScope(a, 1); err != nil {
+		t.Fatalf("unflagged: %v", err)
+	}
+	a.Positions[0].Liquidating = true
+	if CheckScope(a, 1) != ErrAccountLiquidating || CheckScope(a, 2) != nil {
+		t.Fatal("an isolated flag blocks its own market only")
+	}
+	a.Liquidating = true
+	if CheckScope(a, 2) != ErrAccountLiquidating || CheckScope(a, 7) != ErrAccountLiquidating {
+		t.Fatal("a cross flag blocks every market")
+	}
+}

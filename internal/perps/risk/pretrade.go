@@ -141,8 +141,22 @@ func available(c *calc, a *Account, mk Markets, extra *Order) (int64, error) {
 	return c.sub(eq, req), nil
 }
 
+// CheckScope refuses any new order, reduce-only included, on iid while the
+// account's cross scope is flagged (every market) or iid's isolated position
+// is (that market): §10 "the flag blocks new orders".
+func CheckScope(a *Account, iid uint32) error {
+	if a.Liquidating {
+		return ErrAccountLiquidating
+	}
+	if p := a.Position(iid); p != nil && p.Liquidating {
+		return ErrAccountLiquidating
+	}
+	return nil
+}
+
 // CheckOrder decides whether the account can margin order o (not
-// reduce-only: those are never refused for margin). It refuses with
+// reduce-only: those are never refused for margin, but still go through
+// CheckScope). It refuses with
 // ErrAccountLiquidating while the order's scope is flagged (§10: cross blocks
 // every market, isolated its own), ErrMarkUnavailable without a mark,
 // ErrPriceOutsideBounds for an aggressive price beyond the band, and
@@ -154,11 +168,8 @@ func CheckOrder(a *Account, mk Markets, o Order) error {
 	if m == nil {
 		return ErrInstrumentNotFound
 	}
-	if a.Liquidating {
-		return ErrAccountLiquidating
-	}
-	if p := a.Position(o.IID); p != nil && p.Liquidating {
-		return ErrAccountLiquidating
+	if err := CheckScope(a, o.IID); err != nil {
+		return err
 	}
 	if m.Mark <= 0 {
 		return ErrMarkUnavailable
