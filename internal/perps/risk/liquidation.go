@@ -80,7 +80,7 @@ func Sweep(accts iter.Seq[*Account], mk Markets, dst []Hit) ([]Hit, error) {
 	return dst, nil
 }
 
-// Flagged reports whether the hit's scope is flagged now.
+// flagged reports whether the hit's scope is flagged now.
 func (h *Hit) flagged() bool {
 	if h.Cross {
 		return h.Acct.Liquidating

@@ -120,3 +120,55 @@ func TestADLRankingAndBankruptcyPrice(t *testing.T) {
 		}
 	}
 }
+
+func TestBackstopIsolatedLeavesCollateralAlone(t *testing.T) {
+	mk := markets(btcMarket(55_000))
+	a := isolatedLong() // allocation 2,000; at 55,000 uPnL −2,500: equity −500
+	a.Collateral = 700 * usd
+	fund := &Account{ID: 99, Collateral: 10_000 * usd, Settings: cross10(1)}
+	hits, _ := Sweep(slices.Values([]*Account{a}), mk, nil)
+	if len(hits) != 1 || hits[0].Cross || hits[0].Equity != -500*usd {
+		t.Fatalf("hits %+v", hits)
+	}
+	h := &hits[0]
+	h.SetFlag(true)
+	if st, _ := Plan(h, mk, fund); st.Kind != StepBackstop {
+		t.Fatalf("step %+v", st)
+	}
+	moved, err := Backstop(h, mk, fund)
+	if err != nil || moved != -500*usd {
+		t.Fatalf("moved %d %v", moved, err)
+	}
+	if a.Collateral != 700*usd || a.Position(1) != nil {
+		t.Fatalf("isolated loss must stay in the allocation: %+v", a)
+	}
+	if fund.Collateral != 9_500*usd || fund.Position(1).Size != 500 {
+		t.Fatalf("fund %+v", fund)
+	}
+}
+
+func TestFundMustKeepItsOwnMaintenance(t *testing.T) {
+	mk := markets(btcMarket(51_000))
+	a := exampleLong() // equity 4,000 − 4,500 = −500 at 51,000
+	hits, _ := Sweep(slices.Values([]*Account{a}), mk, nil)
+	h := &hits[0]
+	// After the takeover the fund holds 25,500 of notional (MM 637.5) and
+	// its balance less the 500 deficit: it needs 1,137.5.
+	for _, tc := range []struct {
+		balance int64
+		ok      bool
+	}{{1_137_500_000, true}, {1_137_499_999, false}, {0, false}} {
+		fund := &Account{ID: 99, Collateral: tc.balance, Settings: cross10(1)}
+		ok, err := FundCanAbsorb(h, mk, fund)
+		if err != nil || ok != tc.ok {
+			t.Errorf("fund %d: %v %v", tc.balance, ok, err)
+		}
+		want := StepADL
+		if tc.ok {
+			want = StepBackstop
+		}
+		if st, _ := Plan(h, mk, fund); st.Kind != want {
+			t.Errorf("fund %d: step %v", tc.balance, st.Kind)
+		}
+	}
+}

@@ -160,7 +160,7 @@ type Summary struct {
 	Positions []PosRisk
 }
 
-// Isolated reports the state of an isolated position's scope.
+// State is the margin state of an isolated position's scope.
 func (r *PosRisk) State() State { return StateOf(r.Equity, r.IM, r.MM) }
 
 // Evaluate computes the account's margin summary. Every position's market
