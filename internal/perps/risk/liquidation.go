@@ -35,11 +35,14 @@ type Hit struct {
 // Sweep evaluates every scope of every account and appends to dst the
 // triggered ones (equity < MM, not yet flagged: flag them, cancel their
 // resting orders, then Plan) and the flagged ones (Plan, or clear when
-// Recovered). It allocates nothing beyond dst.
+// Recovered). A scope holding a position in a market without a mark cannot
+// be valued and is left for the next sweep; the others go on. It allocates
+// nothing beyond dst.
 func Sweep(accts iter.Seq[*Account], mk Markets, dst []Hit) ([]Hit, error) {
 	var c calc
 	for a := range accts {
 		cross := Hit{Acct: a, Cross: true, Equity: a.Collateral, Flagged: a.Liquidating}
+		crossUnknown := false
 		for i := range a.Positions {
 			p := &a.Positions[i]
 			if p.Size == 0 {
@@ -47,7 +50,10 @@ func Sweep(accts iter.Seq[*Account], mk Markets, dst []Hit) ([]Hit, error) {
 			}
 			m := mk[p.IID]
 			if m == nil || m.Mark <= 0 {
-				return dst, ErrMarkUnavailable
+				if m == nil || a.Setting(&m.Instrument).Cross {
+					crossUnknown = true
+				}
+				continue
 			}
 			// The hot loop: uPnL and MM only; IM (a division per
 			// position) only where a hit needs it.
@@ -70,7 +76,7 @@ func Sweep(accts iter.Seq[*Account], mk Markets, dst []Hit) ([]Hit, error) {
 		if err := c.err(); err != nil {
 			return dst, err
 		}
-		if a.Liquidating || (cross.MM > 0 && cross.Equity < cross.MM) {
+		if !crossUnknown && (a.Liquidating || (cross.MM > 0 && cross.Equity < cross.MM)) {
 			if err := cross.Rescan(mk); err != nil { // fills in IM
 				return dst, err
 			}

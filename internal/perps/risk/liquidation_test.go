@@ -172,3 +172,19 @@ func TestFundMustKeepItsOwnMaintenance(t *testing.T) {
 		}
 	}
 }
+
+func TestSweepSkipsScopesWithoutAMark(t *testing.T) {
+	btc := btcMarket(53_000) // the example long is in liquidation here
+	other := &Market{Instrument: Instrument{ID: 2, Grid: Grid{2, 2}, MaxLeverage: 10}}
+	mk := markets(btc, other)
+	blind := exampleLong()
+	blind.Positions = append(blind.Positions, Position{IID: 2, Size: 1, Cost: 100})
+	blind.Settings = append(blind.Settings, Setting{IID: 2, Lev: 10, Cross: true})
+	iso := isolatedLong()
+	iso.Positions[0].Margin = 0 // isolated BTC below maintenance
+	iso.Positions = append(iso.Positions, Position{IID: 2, Size: 1, Cost: 100})
+	hits, err := Sweep(slices.Values([]*Account{blind, exampleLong(), iso}), mk, nil)
+	if err != nil || len(hits) != 2 || hits[0].Acct == blind || hits[1].Acct != iso || hits[1].Cross {
+		t.Fatalf("hits %+v %v: the cross scope with an unpriced position is skipped, the others go on", hits, err)
+	}
+}
