@@ -24,6 +24,6 @@ const (
 	ErrPriceOutsideBounds   Error = "price_outside_bounds"
 	ErrMarkUnavailable      Error = "mark_price_unavailable" // an order status (§9.4)
 	ErrInsufficientAtFill   Error = "insufficient_margin_at_fill"
-	ErrReduceOnlyInvalid    Error = "reduce_only_invalid"
+	ErrInvalidCommand       Error = "invalid_command"
 	ErrLeverageZero         Error = "leverage must be positive" // the earlier plain 400 (not an identifier)
 )

@@ -151,3 +151,12 @@ func TestCheckScopeBlocksReduceOnlyWhileFlagged(t *testing.T) {
 		t.Fatal("a cross flag blocks every market")
 	}
 }
+
+func TestCheckOrderRefusesNonPositiveSizes(t *testing.T) {
+	mk := markets(btcMarket(60_000))
+	for _, o := range []Order{{IID: 1, Buy: true, Lots: 0}, {IID: 1, Lots: -5, Ticks: 1}, {IID: 1, Lots: 1, Ticks: -1}} {
+		if err := CheckOrder(&Account{Collateral: usd}, mk, o); err != ErrInvalidCommand {
+			t.Errorf("%+v: %v", o, err)
+		}
+	}
+}

@@ -168,6 +168,9 @@ func CheckOrder(a *Account, mk Markets, o Order) error {
 	if m == nil {
 		return ErrInstrumentNotFound
 	}
+	if o.Lots <= 0 || o.Ticks < 0 { // the parser refuses these first; never margin them
+		return ErrInvalidCommand
+	}
 	if err := CheckScope(a, o.IID); err != nil {
 		return err
 	}
