@@ -71,6 +71,19 @@ func guardedGroup(t *testing.T, lim BodyLimit, perIP int) (*Group, *Listener) {
 		}
 		_, _ = io.WriteString(w, `{"n":`+itoa(len(b))+`}`)
 	})
+	// /first signals once it has read the first byte (holding a read slot).
+	mux.HandleFunc("POST /first", func(w http.ResponseWriter, r *http.Request) {
+		var one [1]byte
+		if _, err := io.ReadFull(r.Body, one[:]); err == nil {
+			firstByte <- struct{}{}
+		}
+		b, err := io.ReadAll(r.Body)
+		if err != nil {
+			http.Error(w, "handler saw: "+err.Error(), http.StatusInternalServerError)
+			return
+		}
+		_, _ = io.WriteString(w, `{"n":`+itoa(len(b)+1)+`}`)
+	})
 	mux.HandleFunc("GET /only-get", func(w http.ResponseWriter, r *http.Request) { _, _ = io.WriteString(w, "{}") })
 	l := &Listener{Name: "t", Addr: "127.0.0.1:0", Handler: mux, Refuse: shapeRefuser,
 		Body: func(*http.Request) BodyLimit { return lim }}
@@ -85,6 +98,8 @@ func guardedGroup(t *testing.T, lim BodyLimit, perIP int) (*Group, *Listener) {
 	})
 	return g, l
 }
+
+var firstByte = make(chan struct{}, 16)
 
 func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
 
@@ -158,24 +173,14 @@ func TestBodyReadsPerIPAreCapped(t *testing.T) {
 	_, l := guardedGroup(t, longBody, 2)
 	var stalled []net.Conn
 	for range 2 {
-		stalled = append(stalled, rawConn(t, l.URL(), "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\nx"))
+		stalled = append(stalled, rawConn(t, l.URL(), "POST /first HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\nx"))
 	}
-	// The third body is refused once both slots are held; slots are taken on
-	// the handler's first read, so retry until the two stalled ones hold them.
-	deadline := time.Now().Add(hangGuard)
-	for {
-		c := rawConn(t, l.URL(), "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\nx")
-		_ = c.SetReadDeadline(time.Now().Add(200 * time.Millisecond))
-		res, err := http.ReadResponse(bufio.NewReader(c), nil)
-		if err == nil {
-			b, _ := io.ReadAll(res.Body)
-			wantShape(t, res, string(b), http.StatusTooManyRequests)
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("third concurrent body never refused")
-		}
+	for range stalled {
+		<-firstByte
 	}
+	c := rawConn(t, l.URL(), "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 1000\r\n\r\nx")
+	res, body := readAnswer(t, c)
+	wantShape(t, res, body, http.StatusTooManyRequests)
 	// A finished body frees its slot.
 	for _, c := range stalled {
 		_, _ = io.WriteString(c, strings.Repeat("y", 999))
