@@ -353,3 +353,18 @@ func BodyByRoute(def BodyLimit, routes map[string]BodyLimit) func(r *http.Reques
 		return def
 	}
 }
+
+// RefuseByPrefix is a Refuser for a listener serving several services'
+// routes (the admin listener): the Refuser of the longest matching path
+// prefix, or def.
+func RefuseByPrefix(def Refuser, byPrefix map[string]Refuser) Refuser {
+	return func(w http.ResponseWriter, r *http.Request, status int, msg string) {
+		best, f := -1, def
+		for p, rf := range byPrefix {
+			if strings.HasPrefix(r.URL.Path, p) && len(p) > best {
+				best, f = len(p), rf
+			}
+		}
+		f(w, r, status, msg)
+	}
+}
