@@ -61,3 +61,39 @@ func FuzzDecodeNeverLeaksGo(f *testing.F) {
 		}
 	})
 }
+
+type strict string
+
+func (s *strict) UnmarshalJSON(b []byte) error {
+	if string(b) != `"ok"` {
+		return errorString("must be \"ok\"")
+	}
+	return nil
+}
+
+type errorString string
+
+func (e errorString) Error() string { return string(e) }
+
+type outer struct {
+	Name  string `json:"name"`
+	Items []struct {
+		Mode strict `json:"mode"`
+	} `json:"items"`
+}
+
+func TestExplainNamesTheFieldOfACustomDecoderFailure(t *testing.T) {
+	body := `{"name":"a","items":[{"mode":"ok"},{"mode":"bad"}]}`
+	var raw any
+	if err := Decode([]byte(body), &raw, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	var o outer
+	err := Decode([]byte(body), &o, Options{})
+	if err == nil {
+		t.Fatal("decoded")
+	}
+	if got := Explain(raw, &o, err).Error(); got != `items.1.mode: must be "ok"` {
+		t.Fatalf("%s", got)
+	}
+}

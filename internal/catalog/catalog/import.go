@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"pmx/internal/httpjson"
 )
 
 // MaxImportBytes bounds one POST /admin/catalog body.
@@ -43,7 +45,7 @@ func ParseImport(body []byte) ([]Event, error) {
 	dec.UseNumber()
 	var raw any
 	if err := dec.Decode(&raw); err != nil {
-		return nil, fmt.Errorf("document is not JSON: %w", err)
+		return nil, fmt.Errorf("document is not JSON: %w", httpjson.Describe(err))
 	}
 	if dec.More() {
 		return nil, errors.New("trailing data after the document")
@@ -63,13 +65,14 @@ func ParseImport(body []byte) ([]Event, error) {
 	}
 	out := make([]Event, 0, len(list))
 	for i, item := range list {
-		b, err := json.Marshal(renameKeys(item))
+		renamed := renameKeys(item)
+		b, err := json.Marshal(renamed)
 		if err != nil {
 			return nil, err
 		}
 		var e Event
 		if err := json.Unmarshal(b, &e); err != nil {
-			return nil, fmt.Errorf("event %d: %w", i, err)
+			return nil, fmt.Errorf("event %d: %w", i, httpjson.Explain(renamed, &e, err))
 		}
 		if err := Normalize(&e); err != nil {
 			return nil, fmt.Errorf("event %d (id %q): %w", i, e.ID, err)

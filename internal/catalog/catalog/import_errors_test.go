@@ -1,0 +1,33 @@
+package catalog
+
+import (
+	"strings"
+	"testing"
+
+	"pmx/internal/httpjson"
+)
+
+// Operator input errors name the field and what was expected, never a Go
+// type (catalog.Event, []catalog.Market, ...).
+func TestImportErrorsNameTheFieldNeverAGoType(t *testing.T) {
+	cases := map[string]string{
+		`[[]]`:                             "expected an object",
+		`{"id":"1","markets":{}}`:          "markets: expected an array",
+		`{"id":"1","markets":[{"id":[]}]}`: "markets.0.id",
+		`{"id":"1","title":7}`:             "title: expected a string",
+		`{"id":"1","volume":"abc"}`:        "volume",
+		`{"id":{}}`:                        "id",
+		`{`:                                "document is not JSON",
+	}
+	for doc, want := range cases {
+		_, err := ParseImport([]byte(doc))
+		if err == nil {
+			t.Errorf("%s: accepted", doc)
+			continue
+		}
+		msg := err.Error()
+		if !strings.Contains(msg, want) || httpjson.LeaksGo(msg) || strings.Contains(msg, "catalog.") {
+			t.Errorf("%s: %q; want it to name %q and no Go type", doc, msg, want)
+		}
+	}
+}
