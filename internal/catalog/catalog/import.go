@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"pmx/internal/httpjson"
+	"pmx/internal/safetext"
 )
 
 // MaxImportBytes bounds one POST /admin/catalog body.
@@ -49,6 +50,10 @@ func ParseImport(body []byte) ([]Event, error) {
 	}
 	if dec.More() {
 		return nil, errors.New("trailing data after the document")
+	}
+	// Operator text is served to the public: checked like user input.
+	if err := safetext.Walk(raw, safetext.MaxText); err != nil {
+		return nil, err
 	}
 	var list []any
 	switch v := raw.(type) {

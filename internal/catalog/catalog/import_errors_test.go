@@ -31,3 +31,18 @@ func TestImportErrorsNameTheFieldNeverAGoType(t *testing.T) {
 		}
 	}
 }
+
+// Operator text is served publicly, so the import refuses control
+// characters, bidi overrides and overlong strings, naming the field.
+func TestImportRefusesControlCharactersAndOverlongText(t *testing.T) {
+	cases := map[string]string{
+		`{"id":"1","title":"a\u0000b"}`:                          "field title: contains the control character U+0000",
+		`{"id":"1","markets":[{"id":"2","question":"\u202e"}]}`:  "field markets.0.question: contains the control character U+202E",
+		`{"id":"1","slug":"` + strings.Repeat("s", 70000) + `"}`: "field slug: too long",
+	}
+	for doc, want := range cases {
+		if _, err := ParseImport([]byte(doc)); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%.60s: %v; want %q", doc, err, want)
+		}
+	}
+}
