@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"pmx/internal/ratelimit"
 )
 
 // Refuser writes a listener-level refusal (unclean path, request body too
@@ -114,7 +116,7 @@ func (g *guard) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	_ = rc.SetReadDeadline(time.Now().Add(lim.Timeout))
-	b := &guardBody{src: r.Body, left: lim.Max, slots: g.slots, key: clientKey(r)}
+	b := &guardBody{src: r.Body, left: lim.Max, slots: g.slots, key: ratelimit.ClientIP(r)}
 	gw := &guardWriter{ResponseWriter: w, g: g, r: r, body: b}
 	r2 := r.WithContext(r.Context())
 	r2.Body = b
@@ -139,17 +141,6 @@ func cleanPath(p string) string {
 		np += "/"
 	}
 	return np
-}
-
-func clientKey(r *http.Request) string {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		return r.RemoteAddr
-	}
-	if ip := net.ParseIP(host); ip != nil && ip.To4() == nil {
-		return ip.Mask(net.CIDRMask(64, 128)).String() // one host usually owns a /64
-	}
-	return host
 }
 
 // errBusy is the failure of a body read over the per-IP cap.

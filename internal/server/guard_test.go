@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"log/slog"
 	"net"
@@ -224,4 +225,50 @@ func faultCount(t *testing.T, g *Group, reason string) float64 {
 		}
 	}
 	return 0
+}
+
+// FuzzGuardBody: whatever the body and the limit, the handler never sees
+// more than the limit, sees exactly the body when it fits, is told "too
+// large" only when it does not, and the per-IP read slot is always given
+// back.
+func FuzzGuardBody(f *testing.F) {
+	f.Add([]byte("{}"), uint16(2), uint8(1))
+	f.Add([]byte(strings.Repeat("a", 300)), uint16(299), uint8(7))
+	f.Add([]byte(""), uint16(0), uint8(3))
+	f.Fuzz(func(t *testing.T, body []byte, max uint16, chunk uint8) {
+		slots := newIPSlots(1)
+		b := &guardBody{src: io.NopCloser(&chunky{b: body, n: int(chunk) + 1}), left: int64(max), slots: slots, key: "k"}
+		got, err := io.ReadAll(b)
+		b.release()
+		if len(got) > int(max) {
+			t.Fatalf("read %d bytes past the limit %d", len(got), max)
+		}
+		var tooBig *http.MaxBytesError
+		switch {
+		case len(body) <= int(max):
+			if err != nil || !bytes.Equal(got, body) {
+				t.Fatalf("body of %d under limit %d: %d bytes, %v", len(body), max, len(got), err)
+			}
+		case !errors.As(err, &tooBig):
+			t.Fatalf("body of %d over limit %d: %v", len(body), max, err)
+		}
+		if !slots.take("k") {
+			t.Fatal("read slot not given back")
+		}
+	})
+}
+
+// chunky returns at most n bytes per Read.
+type chunky struct {
+	b []byte
+	n int
+}
+
+func (c *chunky) Read(p []byte) (int, error) {
+	if len(c.b) == 0 {
+		return 0, io.EOF
+	}
+	k := copy(p[:min(len(p), c.n)], c.b)
+	c.b = c.b[k:]
+	return k, nil
 }
