@@ -54,8 +54,14 @@ type pmx struct {
 // start wires the five services exactly as cmd/pmx/serve.go does (stores in
 // one SQLite file, IP limits on, the listener refusals and body limits of
 // each service), on 127.0.0.1:0.
-// bodyReadsPerIP is the Group's cap (0: the default, as `pmx serve`).
-func start(t *testing.T, bodyReadsPerIP int) *pmx {
+// options vary the wiring; the zero value is `pmx serve`'s.
+type options struct {
+	bodyReadsPerIP int  // the Group's cap (0: the default)
+	noIPLimits     bool // as --ip-limits=false (fuzzing must reach the decoders)
+	perpsIPBudget  int  // perps request weight per IP per minute (0: default)
+}
+
+func start(t testing.TB, o options) *pmx {
 	t.Helper()
 	ctx := context.Background()
 	dir := t.TempDir()
@@ -89,7 +95,7 @@ func start(t *testing.T, bodyReadsPerIP int) *pmx {
 	if err != nil {
 		t.Fatal(err)
 	}
-	perpsSrv, err := perpshttp.New(perpshttp.Options{Dir: filepath.Join(dir, "perps"), Log: log, KnownKeys: -1})
+	perpsSrv, err := perpshttp.New(perpshttp.Options{Dir: filepath.Join(dir, "perps"), Log: log, KnownKeys: -1, IPBudget: o.perpsIPBudget})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,19 +119,24 @@ func start(t *testing.T, bodyReadsPerIP int) *pmx {
 	adminMux.Handle("GET /metrics", metrics.Handler())
 	adminMux.Handle("/", server.RequireToken(adminToken, adminAPI.Routes()))
 
+	dataOpts := dataapi.Options{Store: data, CursorKey: []byte("hostile-test-cursor-key"), Log: log}
+	catWrap := ratelimit.Middleware{L: catLimiter, Reject: func(w http.ResponseWriter, r *http.Request, _ time.Duration, _ string) {
+		catalog.Refuse(w, r, http.StatusTooManyRequests, "too many requests")
+	}}.Wrap
+	clobWrap := ratelimit.Middleware{L: clobLimiter, Reject: clobhttp.RateLimited}.Wrap
+	if o.noIPLimits {
+		dataOpts.Limits = &ratelimit.Config{}
+		catWrap, clobWrap = nil, nil
+	}
 	readOnly := func(*http.Request) server.BodyLimit {
 		return server.BodyLimit{Max: 64 << 10, Timeout: 10 * time.Second}
 	}
-	g := &server.Group{Log: log, Metrics: metrics, BodyReadsPerIP: bodyReadsPerIP, Listeners: []*server.Listener{
-		{Name: "data", Addr: "127.0.0.1:0", Handler: dataapi.New(dataapi.Options{Store: data, CursorKey: []byte("hostile-test-cursor-key"), Log: log}),
+	g := &server.Group{Log: log, Metrics: metrics, BodyReadsPerIP: o.bodyReadsPerIP, Listeners: []*server.Listener{
+		{Name: "data", Addr: "127.0.0.1:0", Handler: dataapi.New(dataOpts),
 			ServesOK: true, Wrap: dataapi.Trace, Refuse: dataapi.Refuse, Body: readOnly},
 		{Name: "catalog", Addr: "127.0.0.1:0", Handler: catalog.NewHandler(cat, catalog.Options{Live: data, Log: log}),
-			Refuse: catalog.Refuse, Body: readOnly,
-			Wrap: ratelimit.Middleware{L: catLimiter, Reject: func(w http.ResponseWriter, r *http.Request, _ time.Duration, _ string) {
-				catalog.Refuse(w, r, http.StatusTooManyRequests, "too many requests")
-			}}.Wrap},
-		{Name: "clob", Addr: "127.0.0.1:0", Handler: clobAPI, Refuse: clobhttp.Refuse,
-			Wrap: ratelimit.Middleware{L: clobLimiter, Reject: clobhttp.RateLimited}.Wrap},
+			Refuse: catalog.Refuse, Body: readOnly, Wrap: catWrap},
+		{Name: "clob", Addr: "127.0.0.1:0", Handler: clobAPI, Refuse: clobhttp.Refuse, Wrap: clobWrap},
 		{Name: "perps", Addr: "127.0.0.1:0", Handler: perpsSrv.Handler(), ConnContext: perpshttp.ConnContext, Refuse: perpshttp.Refuse},
 		{Name: "admin", Addr: "127.0.0.1:0", Handler: adminMux,
 			Refuse: server.RefuseByPrefix(server.JSONRefuse, map[string]server.Refuser{"/admin/catalog": catalog.Refuse, "/admin/perps/": perpshttp.Refuse}),
@@ -150,7 +161,7 @@ func start(t *testing.T, bodyReadsPerIP int) *pmx {
 }
 
 // do sends one request and returns the answer (status, headers, body).
-func do(t *testing.T, method, url, body string, hdr map[string]string) (int, http.Header, string) {
+func do(t testing.TB, method, url, body string, hdr map[string]string) (int, http.Header, string) {
 	t.Helper()
 	var rd io.Reader
 	if body != "" {
