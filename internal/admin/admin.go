@@ -84,6 +84,12 @@ func (h *Handler) postLedger(w http.ResponseWriter, r *http.Request) {
 			writeJSON(w, http.StatusBadRequest, map[string]any{"error": rej.Error(), "code": "invalid_request", "event": rej.Event})
 			return
 		}
+		if errors.Is(err, context.Canceled) {
+			// The operator's client went away: its fault, not the server's.
+			slog.Debug("ledger apply canceled", "err", err)
+			writeJSON(w, http.StatusBadRequest, map[string]string{"error": "request canceled", "code": "invalid_request"})
+			return
+		}
 		slog.Error("ledger apply failed", "err", err)
 		writeJSON(w, http.StatusInternalServerError, map[string]string{"error": "ledger apply failed: " + err.Error(), "code": "internal"})
 		return

@@ -1,7 +1,9 @@
 package admin_test
 
 import (
+	"context"
 	"encoding/json"
+	"log/slog"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -36,5 +38,20 @@ func TestPostLedgerErrorsNameTheFieldAndRefuseControlCharacters(t *testing.T) {
 			strings.Contains(body.Error, "ledger.") || strings.Contains(body.Error, "int64") || f.calls != 0 {
 			t.Errorf("%.80s: %d %s (applied %d); want 400 naming %q", c.line, rr.Code, rr.Body.String(), f.calls, c.want)
 		}
+	}
+}
+
+// A ledger upload whose client went away mid-apply is the client's fault:
+// 400, and no ERROR log line.
+func TestPostLedgerCanceledByTheClientIsNotAServerError(t *testing.T) {
+	var logs strings.Builder
+	prev := slog.Default()
+	slog.SetDefault(slog.New(slog.NewTextHandler(&logs, nil)))
+	defer slog.SetDefault(prev)
+	rr := httptest.NewRecorder()
+	(&admin.Handler{Ledger: &fakeApplier{err: context.Canceled}}).Routes().ServeHTTP(rr,
+		httptest.NewRequest("POST", "/admin/ledger", strings.NewReader(`{"kind":"profile","address":"0x0000000000000000000000000000000000000001","name":"a"}`+"\n")))
+	if rr.Code != 400 || strings.Contains(logs.String(), "level=ERROR") {
+		t.Fatalf("%d %s; logs %s", rr.Code, rr.Body.String(), logs.String())
 	}
 }
