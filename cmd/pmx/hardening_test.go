@@ -78,6 +78,10 @@ func TestServeListenersRefuseUncleanPathsAndUnwantedBodiesInTheirShape(t *testin
 			t.Errorf("data unclean path answer has no x-trace-id")
 		}
 	}
+	// A subtree root without its slash is not redirected (ServeMux's 307).
+	if res, body := rawExchange(t, urls["admin"], "GET /debug/pprof HTTP/1.1\r\nHost: x\r\n\r\n"); res.StatusCode != 401 || !errorShape("admin", body) {
+		t.Errorf("admin GET /debug/pprof: %d %q", res.StatusCode, body)
+	}
 	// A POST to a GET route (or without the admin token) with a body that
 	// never completes is answered at once, in the service's shape.
 	posts := map[string]string{"data": "/v2/trades", "catalog": "/events", "clob": "/time",

@@ -111,6 +111,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	adminMux.Handle("/", server.RequireToken(token, adminAPI.Routes()))
 	// Go profiles for operators (CPU, heap, goroutines), behind the admin token.
 	adminMux.Handle("/debug/pprof/", server.RequireToken(token, http.HandlerFunc(pprof.Index)))
+	adminMux.Handle("/debug/pprof", server.RequireToken(token, http.HandlerFunc(pprof.Index))) // no redirect to the subtree
 	adminMux.Handle("/debug/pprof/profile", server.RequireToken(token, http.HandlerFunc(pprof.Profile)))
 
 	g := &server.Group{Log: log, Metrics: metrics, Listeners: []*server.Listener{
