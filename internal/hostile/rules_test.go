@@ -1,9 +1,13 @@
 package hostile
 
 import (
+	"bufio"
+	"io"
 	"net/http"
+	"runtime"
 	"strings"
 	"testing"
+	"time"
 )
 
 // Issue 14 §3: an over-budget client cannot make perps read (and hold) a
@@ -76,4 +80,51 @@ func FuzzRequestDecoders(f *testing.F) {
 			check(t, ft.probe, status, h, b)
 		}
 	})
+}
+
+// Oversized WebSocket frames: frame headers claiming 2^63-1 bytes on many
+// perps WebSocket connections allocate nothing near the claim. (The close
+// codes and the prompt refusal are issue 14 §10's own tests.)
+func TestOversizedWebSocketFramesKeepTheHeapBounded(t *testing.T) {
+	p := start(t, options{})
+	const n = 100
+	runtime.GC()
+	var before runtime.MemStats
+	runtime.ReadMemStats(&before)
+	base := runtime.NumGoroutine()
+	upgraded := 0
+	for range n {
+		c := dial(t, p.url["perps"])
+		_, _ = io.WriteString(c, "GET /v1/ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"+
+			"Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n")
+		_ = c.SetReadDeadline(time.Now().Add(hangGuard))
+		br := bufio.NewReader(c)
+		res, err := http.ReadResponse(br, nil)
+		if err != nil {
+			t.Fatalf("handshake: %v", err)
+		}
+		if res.StatusCode != http.StatusSwitchingProtocols {
+			continue
+		}
+		upgraded++
+		// FIN, text; masked, 64-bit length 2^63-1; mask key; a few bytes.
+		frame := []byte{0x81, 0xff, 0x7f, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 1, 2, 3, 4, 'x', 'y'}
+		_, _ = c.Write(frame)
+	}
+	if upgraded == 0 {
+		t.Fatal("no WebSocket handshake succeeded")
+	}
+	settle()
+	runtime.GC()
+	var during runtime.MemStats
+	runtime.ReadMemStats(&during)
+	grown := int64(during.HeapAlloc) - int64(before.HeapAlloc)
+	t.Logf("%d WebSocket connections with a 2^63-1 byte frame header: live heap %+d KiB, goroutines %d (base %d)",
+		upgraded, grown/1024, runtime.NumGoroutine(), base)
+	if grown > int64(upgraded)*128<<10 {
+		t.Errorf("live heap grew %d KiB for %d oversized frames", grown/1024, upgraded)
+	}
+	if g := runtime.NumGoroutine(); g > base+4*upgraded+20 {
+		t.Errorf("%d goroutines for %d WebSocket connections (base %d)", g, upgraded, base)
+	}
 }
