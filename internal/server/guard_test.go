@@ -85,6 +85,15 @@ func guardedGroup(t *testing.T, lim BodyLimit, perIP int) (*Group, *Listener) {
 		}
 		_, _ = io.WriteString(w, `{"n":`+itoa(len(b)+1)+`}`)
 	})
+	// /exact reads exactly the declared length and never asks for EOF.
+	mux.HandleFunc("POST /exact", func(w http.ResponseWriter, r *http.Request) {
+		b := make([]byte, r.ContentLength)
+		if _, err := io.ReadFull(r.Body, b); err != nil {
+			http.Error(w, "handler saw: "+err.Error(), http.StatusInternalServerError)
+			return
+		}
+		_, _ = io.WriteString(w, `{"n":`+itoa(len(b))+`}`)
+	})
 	mux.HandleFunc("GET /only-get", func(w http.ResponseWriter, r *http.Request) { _, _ = io.WriteString(w, "{}") })
 	l := &Listener{Name: "t", Addr: "127.0.0.1:0", Handler: mux, Refuse: shapeRefuser,
 		Body: func(*http.Request) BodyLimit { return lim }}
@@ -271,4 +280,24 @@ func (c *chunky) Read(p []byte) (int, error) {
 	k := copy(p[:min(len(p), c.n)], c.b)
 	c.b = c.b[k:]
 	return k, nil
+}
+
+// A body read to its end keeps the connection alive (the guard closes only
+// connections whose body was left unread or failed).
+func TestReadBodiesKeepTheConnectionAlive(t *testing.T) {
+	_, l := guardedGroup(t, longBody, 4)
+	c := rawConn(t, l.URL(), "")
+	br := bufio.NewReader(c)
+	for i := range 4 {
+		_, _ = io.WriteString(c, "POST "+[]string{"/echo", "/exact"}[i%2]+" HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello")
+		_ = c.SetReadDeadline(time.Now().Add(hangGuard))
+		res, err := http.ReadResponse(br, nil)
+		if err != nil {
+			t.Fatalf("request %d on the same connection: %v", i, err)
+		}
+		b, _ := io.ReadAll(res.Body)
+		if res.StatusCode != 200 || res.Close || string(b) != `{"n":5}` {
+			t.Fatalf("request %d: %d close=%v %s", i, res.StatusCode, res.Close, b)
+		}
+	}
 }
