@@ -68,6 +68,7 @@ var pendingElsewhere = map[string]string{
 	"perps DELETE /v1/trade/orders":       "perpsauth.ParseRequest error text",
 	"perps DELETE /v1/trade/orders/all":   "perpsauth.ParseRequest error text",
 	"perps POST /v1/account/proxy":        "perpsauth.ParseRequest error text",
+	"perps DELETE /v1/trade/orders-coid":  "perpsauth.ParseRequest error text",
 	"admin POST /admin/perps/instruments": "perpshttp decodeStrict error text",
 	"admin POST /admin/perps/deposits":    "perpshttp decodeStrict error text",
 	"admin POST /admin/perps/index":       "perpshttp decodeStrict error text",

@@ -50,6 +50,11 @@ var fuzzTargets = []fuzzTarget{
 	{probe{"perps", "GET", "/v1/info/tickers", false}, true},
 	{probe{"perps", "POST", "/v1/trade/orders", false}, false},
 	{probe{"perps", "POST", "/v1/account/proxy", false}, false},
+	{probe{"perps", "PATCH", "/v1/trade/orders", false}, false},
+	{probe{"perps", "DELETE", "/v1/trade/orders-coid", false}, false},
+	{probe{"admin", "POST", "/admin/perps/instruments", true}, false},
+	{probe{"admin", "POST", "/admin/perps/deposits", true}, false},
+	{probe{"admin", "POST", "/admin/perps/mode", true}, false},
 	{probe{"admin", "POST", "/admin/catalog", true}, false},
 	{probe{"admin", "POST", "/admin/ledger", true}, false},
 }
