@@ -133,3 +133,24 @@ func TestOversizedWebSocketFramesKeepTheHeapBounded(t *testing.T) {
 		t.Errorf("%d goroutines for %d WebSocket connections (base %d)", g, upgraded, base)
 	}
 }
+
+// Slow bodies: on every route that reads a body, a body that stops
+// arriving is answered when its deadline passes, in the service's shape
+// (408; the data service's contract words it invalid_request), and the
+// connection is closed. The deadline is shortened here; serve's is 10 s.
+func TestSlowBodiesAreAnsweredAtTheirDeadlineOnEveryListener(t *testing.T) {
+	p := start(t, options{bodyTimeout: 100 * time.Millisecond})
+	uploads := []struct{ service, head string }{
+		{"admin", "POST /admin/ledger HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + adminToken + "\r\n"},
+		{"admin", "POST /admin/catalog HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + adminToken + "\r\n"},
+	}
+	for _, tg := range append(readingTargets, uploads...) {
+		res, body := raw(t, p.url[tg.service], tg.head+"Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{\"a\":")
+		path := strings.Fields(tg.head)[1]
+		pr := probe{tg.service, strings.Fields(tg.head)[0], path, false}
+		check(t, pr, res.StatusCode, res.Header, body)
+		if res.StatusCode != http.StatusRequestTimeout || !res.Close {
+			t.Errorf("%s %s with a stalled body: %d close=%v %s", tg.service, path, res.StatusCode, res.Close, body)
+		}
+	}
+}

@@ -56,9 +56,10 @@ type pmx struct {
 // each service), on 127.0.0.1:0.
 // options vary the wiring; the zero value is `pmx serve`'s.
 type options struct {
-	bodyReadsPerIP int  // the Group's cap (0: the default)
-	noIPLimits     bool // as --ip-limits=false (fuzzing must reach the decoders)
-	perpsIPBudget  int  // perps request weight per IP per minute (0: default)
+	bodyReadsPerIP int           // the Group's cap (0: the default)
+	noIPLimits     bool          // as --ip-limits=false (fuzzing must reach the decoders)
+	perpsIPBudget  int           // perps request weight per IP per minute (0: default)
+	bodyTimeout    time.Duration // every route's body deadline (0: serve's)
 }
 
 func start(t testing.TB, o options) *pmx {
@@ -145,6 +146,19 @@ func start(t testing.TB, o options) *pmx {
 				"POST /admin/catalog": {Max: catalog.MaxImportBytes, Timeout: 2 * time.Minute},
 			})},
 	}}
+	if o.bodyTimeout > 0 {
+		for _, l := range g.Listeners {
+			limit := l.Body
+			if limit == nil {
+				limit = func(*http.Request) server.BodyLimit { return server.DefaultBody }
+			}
+			l.Body = func(r *http.Request) server.BodyLimit {
+				b := limit(r)
+				b.Timeout = o.bodyTimeout
+				return b
+			}
+		}
+	}
 	if err := g.Start(); err != nil {
 		t.Fatal(err)
 	}
