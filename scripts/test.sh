@@ -11,6 +11,12 @@ if [ -n "$bad" ]; then echo "gofmt would change:"; echo "$bad"; exit 1; fi
 echo "== go vet"
 go vet ./...
 
+# The pure-Go signature backend: every other step builds with cgo, which links
+# libsecp256k1; CGO_ENABLED=0 builds recover with decred (docs/signing.md).
+echo "== CGO_ENABLED=0: vet and test internal/crypto/secp (pure-Go backend)"
+CGO_ENABLED=0 go vet ./internal/crypto/secp/...
+CGO_ENABLED=0 go test -count=1 ./internal/crypto/secp/...
+
 if [ -f clients/package-lock.json ] && command -v npm >/dev/null 2>&1; then
   echo "== npm ci (official clients, pinned by clients/package-lock.json)"
   (cd clients && npm ci --no-audit --no-fund --loglevel=error)
