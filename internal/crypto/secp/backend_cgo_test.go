@@ -5,6 +5,8 @@ package secp
 import (
 	"math/rand/v2"
 	"testing"
+
+	"github.com/decred/dcrd/dcrec/secp256k1/v4"
 )
 
 // maxRecoverAllocs: go-ethereum's RecoverPubkey returns a new slice.
@@ -109,4 +111,20 @@ func FuzzRecoverBackends(f *testing.F) {
 			t.Fatalf("Recover refused a signature its checks pass and the libraries recover: %v", err)
 		}
 	})
+}
+
+// seededKey is a deterministic private key from the test's generator.
+func seededKey(rng *rand.Rand) *secp256k1.PrivateKey {
+	var b [32]byte
+	for i := range b {
+		b[i] = byte(rng.Uint32())
+	}
+	return secp256k1.PrivKeyFromBytes(b[:])
+}
+
+func seededDigest(rng *rand.Rand) (d [32]byte) {
+	for i := range d {
+		d[i] = byte(rng.Uint32())
+	}
+	return d
 }

@@ -22,10 +22,6 @@ func recoverGo(digest *[32]byte, sig *Signature) (pub [65]byte, ok bool) {
 	return [65]byte(k.SerializeUncompressed()), true
 }
 
-// PublicKey is a signer's public key (decred's type; callers need not
-// import it).
-type PublicKey = secp256k1.PublicKey
-
 // PubkeyAddress is the address of a decred public key (for tests and
 // signers that hold a private key).
 func PubkeyAddress(pub *secp256k1.PublicKey) Address {

@@ -96,19 +96,3 @@ func rawAddress(pub [65]byte) Address {
 	h := keccak.Sum256(pub[1:])
 	return Address(h[12:])
 }
-
-// RecoverPub is Recover returning the public key itself (for NewKey).
-func RecoverPub(digest [32]byte, sig Signature) (*secp256k1.PublicKey, error) {
-	if err := check(&sig); err != nil {
-		return nil, err
-	}
-	pub, ok := recoverPub(&digest, &sig)
-	if !ok {
-		return nil, ErrRecover
-	}
-	k, err := secp256k1.ParsePubKey(pub[:])
-	if err != nil {
-		return nil, ErrRecover
-	}
-	return k, nil
-}
