@@ -286,6 +286,53 @@ func benchBare(b *testing.B, n int) {
 	b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds()), "p99-µs")
 }
 
+// BenchmarkVsBareSingle and BenchmarkVsBareBatch20 measure placements and
+// the bare endpoint interleaved in one process: chunks of the same pre-signed
+// requests go first to the exchange, then (the same bodies) to the bare
+// endpoint, alternately, over two sets of 64 connections. On a shared
+// machine whose load swings within seconds, separate benchmarks measure the
+// neighbours as much as the code; alternating chunks of a few hundred
+// milliseconds give both sides the same conditions, so "pct-of-bare" is the
+// placement's share of the ceiling on this listener stack.
+func BenchmarkVsBareSingle(b *testing.B)  { benchVsBare(b, 1, 1024) }
+func BenchmarkVsBareBatch20(b *testing.B) { benchVsBare(b, 20, 256) }
+
+func benchVsBare(b *testing.B, n, chunk int) {
+	p := newPlacer(b, n, b.N)
+	name, chainID, _ := p.e.srv.ver.Domain()
+	sep := eip712.Domain{Name: name, Version: "1", ChainID: chainID}.Separator()
+	bare := httptest.NewUnstartedServer(bareHandler(sep, p.signer))
+	bare.Config.ConnContext = ConnContext
+	bare.Start()
+	b.Cleanup(bare.Close)
+	q := &placer{e: p.e, signer: p.signer, reqs: p.reqs}
+	q.dial(b, strings.TrimPrefix(bare.URL, "http://"))
+	var placeT, bareT time.Duration
+	var placeLat, bareLat []time.Duration
+	b.ResetTimer()
+	m := startMeter()
+	for done := 0; done < b.N; done += chunk {
+		k := min(chunk, b.N-done)
+		t0 := time.Now()
+		placeLat = append(placeLat, p.run(k)...)
+		t1 := time.Now()
+		q.sent = done // the same bodies
+		bareLat = append(bareLat, q.run(k)...)
+		placeT, bareT = placeT+t1.Sub(t0), bareT+time.Since(t1)
+	}
+	b.StopTimer()
+	m.report(b)
+	slices.Sort(placeLat)
+	slices.Sort(bareLat)
+	placeRate := float64(b.N*n) / placeT.Seconds()
+	bareRate := float64(b.N*n) / bareT.Seconds()
+	b.ReportMetric(placeRate, "orders/s")
+	b.ReportMetric(bareRate, "bare-orders/s")
+	b.ReportMetric(100*placeRate/bareRate, "pct-of-bare")
+	b.ReportMetric(float64(placeLat[len(placeLat)*99/100].Microseconds()), "p99-µs")
+	b.ReportMetric(float64(bareLat[len(bareLat)*99/100].Microseconds()), "bare-p99-µs")
+}
+
 // bareHandler reads a signed trading request and recovers its signer; any
 // other signer than want is a 400, so the benchmark's ok check proves every
 // recovery was real.
