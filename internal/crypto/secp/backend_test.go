@@ -196,23 +196,3 @@ func TestRecoverRejectsMalformed(t *testing.T) {
 		})
 	}
 }
-
-// Recover's only allocation is the backend's (go-ethereum's 65-byte result
-// with cgo): the checks, the copies and the address hash allocate nothing.
-func TestRecoverAllocations(t *testing.T) {
-	vec := recoverVectors[0]
-	digest := [32]byte(mustHex(t, vec.digest))
-	sig := Signature(mustHex(t, vec.sig))
-	Recover(digest, sig)
-	got := testing.AllocsPerRun(20, func() {
-		if _, err := Recover(digest, sig); err != nil {
-			t.Fatal(err)
-		}
-	})
-	if want := float64(maxRecoverAllocs); got > want {
-		t.Fatalf("Recover allocates %v times, want at most %v", got, want)
-	}
-	if got := testing.AllocsPerRun(20, func() { _ = rawAddress([65]byte{4}) }); got != 0 {
-		t.Fatalf("address hash allocates %v times", got)
-	}
-}

@@ -307,21 +307,27 @@ func benchVsBare(b *testing.B, n, chunk int) {
 	b.Cleanup(bare.Close)
 	q := &placer{e: p.e, signer: p.signer, reqs: p.reqs}
 	q.dial(b, strings.TrimPrefix(bare.URL, "http://"))
-	var placeT, bareT time.Duration
+	var placeT, bareT, placeCPU, bareCPU time.Duration
 	var placeLat, bareLat []time.Duration
 	b.ResetTimer()
 	m := startMeter()
 	for done := 0; done < b.N; done += chunk {
 		k := min(chunk, b.N-done)
-		t0 := time.Now()
+		t0, c0 := time.Now(), cpuclock.Process()
 		placeLat = append(placeLat, p.run(k)...)
-		t1 := time.Now()
+		t1, c1 := time.Now(), cpuclock.Process()
 		q.sent = done // the same bodies
 		bareLat = append(bareLat, q.run(k)...)
 		placeT, bareT = placeT+t1.Sub(t0), bareT+time.Since(t1)
+		placeCPU, bareCPU = placeCPU+c1-c0, bareCPU+cpuclock.Process()-c1
 	}
 	b.StopTimer()
 	m.report(b)
+	// CPU per request of each side (server and load generator together):
+	// steadier than wall time when neighbours take most of the machine.
+	b.ReportMetric(float64(placeCPU.Microseconds())/float64(b.N), "cpu-µs/place")
+	b.ReportMetric(float64(bareCPU.Microseconds())/float64(b.N), "cpu-µs/bare")
+	b.ReportMetric(100*float64(bareCPU)/float64(placeCPU), "cpu-pct-of-bare")
 	slices.Sort(placeLat)
 	slices.Sort(bareLat)
 	placeRate := float64(b.N*n) / placeT.Seconds()
