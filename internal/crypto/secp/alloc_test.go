@@ -26,3 +26,15 @@ func TestRecoverAllocations(t *testing.T) {
 		t.Fatalf("address hash allocates %v times", got)
 	}
 }
+
+// Parsing a signature allocates nothing either.
+func TestParseSignatureAllocations(t *testing.T) {
+	in := "0x" + recoverVectors[0].sig[:128] + "1c"
+	if got := testing.AllocsPerRun(20, func() {
+		if _, err := ParseSignature(in); err != nil {
+			t.Fatal(err)
+		}
+	}); got != 0 {
+		t.Fatalf("ParseSignature allocates %v times", got)
+	}
+}
