@@ -11,6 +11,14 @@ if [ -n "$bad" ]; then echo "gofmt would change:"; echo "$bad"; exit 1; fi
 echo "== go vet"
 go vet ./...
 
+# Signature crypto in both builds: every other step builds with cgo, which
+# links libsecp256k1; CGO_ENABLED=0 builds recover with decred
+# (docs/signing.md). Without -race, so the allocation tests run too.
+echo "== internal/crypto: CGO_ENABLED=0 (pure-Go backend), then cgo without -race"
+CGO_ENABLED=0 go vet ./internal/crypto/...
+CGO_ENABLED=0 go test -count=1 ./internal/crypto/...
+go test -count=1 ./internal/crypto/...
+
 if [ -f clients/package-lock.json ] && command -v npm >/dev/null 2>&1; then
   echo "== npm ci (official clients, pinned by clients/package-lock.json)"
   (cd clients && npm ci --no-audit --no-fund --loglevel=error)
