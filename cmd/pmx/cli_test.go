@@ -1,0 +1,149 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"pmx/internal/server"
+)
+
+// TestHelpExitsZeroForEveryCommand: -h / --help is an answer, not an error:
+// exit status 0, the help on stdout, naming the command's arguments.
+func TestHelpExitsZeroForEveryCommand(t *testing.T) {
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-h"}, "pmx serve"},
+		{[]string{"help"}, "pmx version"},
+		{[]string{"serve", "-h"}, "--demo-market-makers"},
+		{[]string{"serve", "--help"}, "kill -INT"},
+		{[]string{"help", "serve"}, "-data-dir"},
+		{[]string{"demo", "-h"}, "--out FILE"},
+		{[]string{"ingest", "-h"}, "FILE   the ledger"},
+		{[]string{"bench", "--help"}, "URL...   one or more full URLs"},
+		{[]string{"admin", "-h"}, "instruments create"},
+		{[]string{"admin", "instruments", "--help"}, "pmx admin instruments list"},
+		{[]string{"admin", "instruments", "list", "-h"}, "pmx admin instruments list"},
+		{[]string{"admin", "instruments", "create", "-h"}, "-max-leverage"},
+		{[]string{"admin", "deposit", "-h"}, "-amount"},
+		{[]string{"admin", "index", "--help"}, "-price"},
+		{[]string{"admin", "mode", "-h"}, "-retry-after"},
+		{[]string{"admin", "flight", "-h"}, "in-flight windows"},
+		{[]string{"admin", "help", "deposit"}, "-account"},
+		{[]string{"version", "-h"}, "Usage: pmx version"},
+		{[]string{"trade", "-h"}, "pmx trade"},
+		{[]string{"trade", "order", "-h"}, "-price"},
+		{[]string{"trade", "key", "--help"}, "-key"},
+	}
+	for _, c := range cases {
+		t.Run(strings.Join(c.args, " "), func(t *testing.T) {
+			cmd := exec.Command(pmxBin, c.args...)
+			cmd.Dir = t.TempDir() // no data dir: help needs none
+			var stdout, stderr strings.Builder
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			if err := cmd.Run(); err != nil {
+				t.Fatalf("exit: %v\nstdout:%s\nstderr:%s", err, stdout.String(), stderr.String())
+			}
+			if !strings.Contains(stdout.String(), c.want) {
+				t.Errorf("stdout lacks %q:\n%s", c.want, stdout.String())
+			}
+		})
+	}
+}
+
+// TestUnknownCommandsAndBadFlagsExitNonZero: the other side of the help rule.
+func TestUnknownCommandsAndBadFlagsExitNonZero(t *testing.T) {
+	for _, args := range [][]string{{}, {"nope"}, {"serve", "--nope"}, {"admin", "nope"}, {"ingest"}, {"bench"},
+		{"demo"}, {"version", "extra"}} {
+		out, err := exec.Command(pmxBin, args...).CombinedOutput()
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != 1 {
+			t.Errorf("pmx %v: want exit 1, got %v\n%s", args, err, out)
+		}
+	}
+}
+
+// TestVersionNamesTheBuild: pmx version prints one line with the Go version.
+func TestVersionNamesTheBuild(t *testing.T) {
+	out, err := exec.Command(pmxBin, "version").Output()
+	if err != nil || !strings.HasPrefix(string(out), "pmx ") || !strings.Contains(string(out), "go1.") ||
+		strings.Count(string(out), "\n") != 1 {
+		t.Fatalf("version: %v %q", err, out)
+	}
+}
+
+// TestServeBindsEveryListenerBeforeLoadingTheDemo: a port clash on the last
+// listener is reported before the demo world is generated: serve fails naming
+// the listener, and the data dir holds no database, finished or partial.
+func TestServeBindsEveryListenerBeforeLoadingTheDemo(t *testing.T) {
+	taken, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer taken.Close()
+	dir := t.TempDir()
+	out, err := exec.Command(pmxBin, "serve", "--data-dir", dir, "--data-addr", "127.0.0.1:0",
+		"--catalog-addr", "127.0.0.1:0", "--clob-addr", "127.0.0.1:0", "--perps-addr", "127.0.0.1:0",
+		"--admin-addr", taken.Addr().String()).CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "admin listener on "+taken.Addr().String()) ||
+		!strings.Contains(string(out), "address already in use") {
+		t.Fatalf("serve with a taken port: %v\n%s", err, out)
+	}
+	if strings.Contains(string(out), "demo world") {
+		t.Errorf("the demo world was started before the clash was reported:\n%s", out)
+	}
+	for _, f := range []string{"pmx.db", "pmx.db.loading"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("%s exists after a failed bind: %v", f, err)
+		}
+	}
+}
+
+// TestServeAnswersStartingUntilReady: from the moment its port is bound and
+// before any long work, every listener answers 503 with Retry-After and a
+// JSON error (not a hung connection); an interrupt then stops serve at once.
+func TestServeAnswersStartingUntilReady(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	checked := 0
+	testHookBound = func(g *server.Group) {
+		defer cancel()
+		for _, l := range g.Listeners {
+			for _, path := range []string{"/ok", "/v2/trades", "/metrics"} {
+				resp, err := http.Get(l.URL() + path)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				b, _ := io.ReadAll(resp.Body)
+				resp.Body.Close()
+				var e struct{ Error string }
+				if resp.StatusCode != 503 || resp.Header.Get("Retry-After") == "" ||
+					json.Unmarshal(b, &e) != nil || !strings.Contains(e.Error, "starting") {
+					t.Errorf("%s%s while starting: %d %q %s", l.Name, path, resp.StatusCode, resp.Header.Get("Retry-After"), b)
+				}
+				checked++
+			}
+		}
+	}
+	defer func() { testHookBound = nil }()
+	err := run(ctx, []string{"serve", "--data-dir", t.TempDir(), "--demo-scale", "0.003", "--data-addr", "127.0.0.1:0",
+		"--catalog-addr", "127.0.0.1:0", "--clob-addr", "127.0.0.1:0", "--perps-addr", "127.0.0.1:0",
+		"--admin-addr", "127.0.0.1:0"}, io.Discard, io.Discard)
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("serve interrupted while loading: %v", err)
+	}
+	if checked != 15 {
+		t.Errorf("checked %d answers, want 15", checked)
+	}
+}
