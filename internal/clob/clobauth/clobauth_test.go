@@ -22,7 +22,6 @@ import (
 
 const anvil0 = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266"
 
-
 func TestL1Fixture(t *testing.T) {
 	raw, err := os.ReadFile(filepath.Join("testdata", "clob_auth.json"))
 	if err != nil {

@@ -272,4 +272,3 @@ func TestFixtureSignature(t *testing.T) {
 		t.Fatal("test signer disagrees with the captured signature")
 	}
 }
-
