@@ -25,7 +25,7 @@ func TestHelpExitsZeroForEveryCommand(t *testing.T) {
 	}{
 		{[]string{"-h"}, "pmx serve"},
 		{[]string{"help"}, "pmx version"},
-		{[]string{"serve", "-h"}, "--demo-market-makers"},
+		{[]string{"serve", "-h"}, "-demo-market-makers"},
 		{[]string{"serve", "--help"}, "kill -INT"},
 		{[]string{"help", "serve"}, "-data-dir"},
 		{[]string{"demo", "-h"}, "--out FILE"},

@@ -15,6 +15,9 @@ func versionCmd(args []string, stdout, stderr io.Writer) error {
 	if err := parseFlags(fs, args, stdout, stderr); err != nil {
 		return err
 	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("version: unexpected argument %q", fs.Arg(0))
+	}
 	fmt.Fprintln(stdout, versionLine())
 	return nil
 }
