@@ -10,9 +10,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
+	"pmx/internal/config"
 	"pmx/internal/server"
 )
 
@@ -145,5 +147,32 @@ func TestServeAnswersStartingUntilReady(t *testing.T) {
 	}
 	if checked != 15 {
 		t.Errorf("checked %d answers, want 15", checked)
+	}
+}
+
+// TestDocsUseTheDefaults: every loopback address and admin-token path the
+// README and docs/ show is a default of pmx serve, so copied commands work.
+func TestDocsUseTheDefaults(t *testing.T) {
+	d := config.Defaults()
+	ok := map[string]bool{d.DataAddr: true, d.CatalogAddr: true, d.ClobAddr: true, d.PerpsAddr: true, d.AdminAddr: true}
+	files, _ := filepath.Glob(filepath.Join("..", "..", "docs", "*.md"))
+	files = append(files, filepath.Join("..", "..", "README.md"))
+	addr := regexp.MustCompile(`(?:127\.0\.0\.1|localhost):(\d{4,5})\b`)
+	token := regexp.MustCompile(`[\w./-]*/admin\.token`)
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range addr.FindAllString(string(b), -1) {
+			if !ok[strings.Replace(m, "localhost", "127.0.0.1", 1)] {
+				t.Errorf("%s: %s is not a default listener address", f, m)
+			}
+		}
+		for _, m := range token.FindAllString(string(b), -1) {
+			if m != "pmx-data/admin.token" && !strings.HasPrefix(m, "/") { // "/admin.token": after <data-dir>
+				t.Errorf("%s: admin token at %s, the default is pmx-data/admin.token", f, m)
+			}
+		}
 	}
 }
