@@ -176,3 +176,31 @@ func TestDocsUseTheDefaults(t *testing.T) {
 		}
 	}
 }
+
+// TestDemoCatalogListsSeries: the demo world's recurring events are filed
+// under catalog series, each listing its events, and an event names its series.
+func TestDemoCatalogListsSeries(t *testing.T) {
+	urls, _ := startServe(t, "--data-dir", t.TempDir(), "--demo-scale", "0.01", "--demo-market-makers=false")
+	code, body := get(t, urls["catalog"]+"/series?limit=50")
+	var series []struct {
+		ID         string `json:"id"`
+		Slug       string `json:"slug"`
+		Recurrence string `json:"recurrence"`
+		Events     []struct {
+			ID string `json:"id"`
+		} `json:"events"`
+	}
+	if code != 200 || json.Unmarshal([]byte(body), &series) != nil || len(series) < 3 {
+		t.Fatalf("series: %d %.300s", code, body)
+	}
+	for _, s := range series {
+		if s.Slug == "" || s.Recurrence == "" || len(s.Events) == 0 {
+			t.Errorf("series %+v", s)
+			continue
+		}
+		code, body := get(t, urls["catalog"]+"/events/"+s.Events[0].ID)
+		if code != 200 || !strings.Contains(body, `"seriesSlug":"`+s.Slug+`"`) {
+			t.Errorf("event %s of series %s: %d %.200s", s.Events[0].ID, s.Slug, code, body)
+		}
+	}
+}

@@ -25,6 +25,7 @@ import (
 	"pmx/internal/data/dataapi"
 	"pmx/internal/data/ingest"
 	"pmx/internal/data/sqlite"
+	"pmx/internal/demo"
 	"pmx/internal/perps/perpshttp"
 	"pmx/internal/ratelimit"
 	"pmx/internal/server"
@@ -200,6 +201,9 @@ func loadDemo(ctx context.Context, dbPath string, seed int64, scale float64, now
 	}
 	start := time.Now()
 	n, err := applyDemo(ctx, st.pipeline, seed, scale, now, stderr, log, &within)
+	if err == nil {
+		err = linkDemoSeries(ctx, st.catalog, now)
+	}
 	if cerr := st.Close(); err == nil {
 		err = cerr
 	}
@@ -211,6 +215,16 @@ func loadDemo(ctx context.Context, dbPath string, seed int64, scale float64, now
 	}
 	log.Info("demo world loaded", "events", n, "elapsed", time.Since(start).Round(time.Millisecond).String())
 	return nil
+}
+
+// linkDemoSeries files the demo's recurring events under their catalog
+// series (the ledger carries markets, not series).
+func linkDemoSeries(ctx context.Context, cat catalog.Store, now int64) error {
+	events, err := cat.ListEvents(ctx, catalog.EventFilter{})
+	if err != nil {
+		return err
+	}
+	return cat.ImportEvents(ctx, demo.LinkSeries(events, time.Unix(now, 0).UTC().Format(time.RFC3339)))
 }
 
 // stores are the data store and the catalog, sharing one SQLite file, and
