@@ -181,13 +181,31 @@ func (s *Server) mmRound(books []*mmBook, prev []uint64, o MarketMakerOptions, r
 			Price: b.price(b.mid, false)}); err != nil {
 			return prev, err
 		}
+		// Each side is its own ladder, as on a real book: uneven gaps (1-4
+		// bp), sizes that grow with distance but vary by ±50%, and a side
+		// leaning with the last step (the side the mid moved towards is thinner).
 		half := max(b.mid/10000, 1) // 1 bp of the mid, at least a tick
-		for l := range int64(o.Levels) {
-			off := half + l*2*half
-			q := b.qty(b.lots*(l+1) + rng.Int64N(b.lots))
-			quotes = append(quotes,
-				perps.OrderReq{IID: b.iid, Buy: true, P: ptr(b.price(b.mid-off, false)), Qty: q},
-				perps.OrderReq{IID: b.iid, Buy: false, P: ptr(b.price(b.mid+off, true)), Qty: q})
+		for _, buy := range []bool{true, false} {
+			lean := int64(100)
+			if (step > 0) == buy && step != 0 {
+				lean = 60
+			}
+			off := half
+			for l := range int64(o.Levels) {
+				if l > 0 {
+					off += half * (1 + rng.Int64N(4))
+				}
+				lots := (b.lots*(l+1)*(50+rng.Int64N(101))/100 + rng.Int64N(b.lots)) * lean / 100
+				if l == 0 { // the inside quote outlasts one demo take (< 1.1 lots)
+					lots = max(lots, b.lots*11/10+1)
+				}
+				q := b.qty(lots)
+				p := b.price(b.mid+off, true)
+				if buy {
+					p = b.price(b.mid-off, false)
+				}
+				quotes = append(quotes, perps.OrderReq{IID: b.iid, Buy: buy, P: ptr(p), Qty: q})
+			}
 		}
 	}
 	ev, err := s.submit(&perps.Command{Kind: perps.KCreateOrders, Account: DemoMaker, Orders: quotes})
