@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -202,5 +203,55 @@ func TestDemoCatalogListsSeries(t *testing.T) {
 		if code != 200 || !strings.Contains(body, `"seriesSlug":"`+s.Slug+`"`) {
 			t.Errorf("event %s of series %s: %d %.200s", s.Events[0].ID, s.Slug, code, body)
 		}
+	}
+}
+
+// TestServePrintsEachListenerOnce: each listener's URL is printed once, on
+// stdout, before "ready"; the log (stderr) narrates the steps without
+// repeating the URLs; SIGINT then stops serve with status 0.
+func TestServePrintsEachListenerOnce(t *testing.T) {
+	cmd := exec.Command(pmxBin, "serve", "--data-dir", t.TempDir(), "--demo=false", "--data-addr", "127.0.0.1:0",
+		"--catalog-addr", "127.0.0.1:0", "--clob-addr", "127.0.0.1:0", "--perps-addr", "127.0.0.1:0",
+		"--admin-addr", "127.0.0.1:0")
+	stdout, _ := cmd.StdoutPipe()
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill() })
+	var lines []string
+	sc := bufio.NewScanner(stdout)
+	for sc.Scan() {
+		lines = append(lines, sc.Text())
+		if strings.HasPrefix(sc.Text(), "ready in ") {
+			break
+		}
+	}
+	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+		t.Fatal(err)
+	}
+	for sc.Scan() {
+		lines = append(lines, sc.Text())
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Errorf("exit after SIGINT: %v\n%s", err, stderr.String())
+	}
+	seen := map[string]int{}
+	for _, l := range lines {
+		if f := strings.Fields(l); len(f) == 2 && strings.HasPrefix(f[1], "http://") {
+			seen[f[0]]++
+			if strings.Contains(stderr.String(), f[1]) {
+				t.Errorf("%s's URL is in the log too", f[0])
+			}
+		}
+	}
+	for _, name := range []string{"data", "catalog", "clob", "perps", "admin"} {
+		if seen[name] != 1 {
+			t.Errorf("%s printed %d times:\n%s", name, seen[name], strings.Join(lines, "\n"))
+		}
+	}
+	if len(lines) != 6 || !strings.HasPrefix(lines[5], "ready in ") {
+		t.Errorf("stdout:\n%s", strings.Join(lines, "\n"))
 	}
 }

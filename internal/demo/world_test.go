@@ -24,7 +24,6 @@ type worldStats struct {
 	names         []string       // profile user names
 	lastTS        int64
 	tradesLastDay int
-	now           int64
 }
 
 func statsOf(t testing.TB, data []byte) worldStats {
