@@ -14,7 +14,7 @@ const (
 
 Runs every service, each on its own listener, on one data directory. On an
 empty data dir the demo world is generated and loaded first (about a minute
-on a laptop at --demo-scale 1; ~300 MB on disk). Every listener is bound
+on a laptop at --demo-scale 1; ~340 MB on disk). Every listener is bound
 before that work, answering 503 "starting" until the services are ready.
 Stop it with Ctrl-C, or: kill -INT $(cat <data-dir>/LOCK).
 
