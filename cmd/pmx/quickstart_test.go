@@ -64,8 +64,13 @@ func TestQuickstart(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the shell block failed: %v", err)
 	}
-	if n := strings.Count(string(out), `[{"status":"ok","oid":`); n != 2 {
-		t.Errorf("want 2 accepted orders (limit buy, market sell), got %d", n)
+	// Printed: the limit buy's ack, the market sell's, the cancel's item (the
+	// second resting order's ack is captured into OID), then cancel-all's answer.
+	if n := strings.Count(string(out), `[{"status":"ok","oid":`); n != 3 {
+		t.Errorf("want 3 ok items (limit buy, market sell, cancel), got %d", n)
+	}
+	if !strings.Contains(string(out), "\n{\"status\":\"ok\"}\n") {
+		t.Errorf("cancel-all was not accepted")
 	}
 	if !strings.Contains(string(out), `"price":"90000"`) {
 		t.Errorf("the resting buy is not in the open orders")

@@ -94,11 +94,12 @@ Flags:
 }
 
 func tradeCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	if len(args) == 0 || args[0] == "help" || wantsHelp(args[:1]) {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, tradeUsage)
+		return errors.New("trade: no command given")
+	}
+	if args[0] == "help" || wantsHelp(args[:1]) {
 		fmt.Fprint(stdout, tradeUsage)
-		if len(args) == 0 {
-			return errors.New("trade: no command given")
-		}
 		return flag.ErrHelp
 	}
 	help, ok := tradeHelp[args[0]]
@@ -272,17 +273,17 @@ func (t *trader) order(ctx context.Context, iid uint64, side, price, qty, tif st
 
 // signed signs a keyed op with the Op type and prints or sends the envelope.
 func (t *trader) signed(ctx context.Context, method, path, op string) error {
-	if _, packed, err := perpsauth.Compact(json.RawMessage(op)); err != nil {
+	_, packed, err := perpsauth.Compact(json.RawMessage(op))
+	if err != nil {
 		return fmt.Errorf("%s: the op cannot be signed: %w", t.fs.Name(), err)
-	} else {
-		now, s := uint64(t.now().UnixMilli()), salt()
-		sig := t.sign(eip712.Digest(opDomain, eip712.OpHash(keccak.Sum256(packed), s, now)))
-		body, err := json.Marshal(map[string]any{"op": json.RawMessage(op), "sig": sig, "salt": s, "ts": now})
-		if err != nil {
-			return err
-		}
-		return t.out(ctx, method, path, body)
 	}
+	now, s := uint64(t.now().UnixMilli()), salt()
+	sig := t.sign(eip712.Digest(opDomain, eip712.OpHash(keccak.Sum256(packed), s, now)))
+	body, err := json.Marshal(map[string]any{"op": json.RawMessage(op), "sig": sig, "salt": s, "ts": now})
+	if err != nil {
+		return err
+	}
+	return t.out(ctx, method, path, body)
 }
 
 // out prints body, or sends it to --send and prints the answer (a non-2xx
