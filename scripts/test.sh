@@ -17,16 +17,12 @@ if [ -f clients/package-lock.json ] && command -v npm >/dev/null 2>&1; then
 fi
 
 echo "== go test -race"
-# A log per run (two runs at once must not share one). Packages are counted
-# from go test's package summary lines only: "ok  <pkg>" and "FAIL<TAB><pkg>"
-# (a failing test's own "--- FAIL" lines and the bare "FAIL" that ends a
-# package's output are not packages).
-log=$(mktemp "${TMPDIR:-/tmp}/pmx-test.XXXXXX.log")
+# A log per run (two runs at once must not share one); packages are counted
+# from go test's package summary lines only (scripts/count-packages.sh).
+log=$(mktemp "${TMPDIR:-/tmp}/pmx-test.XXXXXX")
 set +e
 go test -race -count=1 -timeout 25m ./... 2>&1 | tee "$log"
 rc=${PIPESTATUS[0]}
 set -e
-passed=$(grep -cE '^ok[[:space:]]' "$log" || true)
-failed=$(grep -c $'^FAIL\t' "$log" || true)
-echo "packages: $passed passed, $failed failed (log: $log)"
+echo "$(bash scripts/count-packages.sh "$log") (log: $log)"
 exit "$rc"

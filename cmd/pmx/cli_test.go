@@ -255,3 +255,15 @@ func TestServePrintsEachListenerOnce(t *testing.T) {
 		t.Errorf("stdout:\n%s", strings.Join(lines, "\n"))
 	}
 }
+
+// TestTestScriptCountsPackages: scripts/test.sh's summary counts packages
+// from go test's summary lines, not a failing test's FAIL lines.
+func TestTestScriptCountsPackages(t *testing.T) {
+	log := filepath.Join(t.TempDir(), "go-test.log")
+	os.WriteFile(log, []byte("ok  \tpmx/a\t1.0s\n--- FAIL: TestX (0.00s)\n    x_test.go:9: boom\nFAIL\nFAIL\tpmx/b\t2.0s\n"+
+		"?   \tpmx/c\t[no test files]\n--- FAIL: TestY (0.00s)\nFAIL\nFAIL\tpmx/d [build failed]\nok  \tpmx/e\t(cached)\n"), 0o600)
+	out, err := exec.Command("bash", filepath.Join("..", "..", "scripts", "count-packages.sh"), log).CombinedOutput()
+	if err != nil || strings.TrimSpace(string(out)) != "packages: 2 passed, 2 failed" {
+		t.Fatalf("%v: %s", err, out)
+	}
+}
