@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"pmx/internal/exchange/fixed"
 )
 
 // TestWSSubscribeWithChannelsInsideOpIsAnError: a sub/unsub frame whose
@@ -87,4 +89,31 @@ func dec(t *testing.T, s string) float64 {
 		t.Fatal(err)
 	}
 	return v
+}
+
+// TestDemoVenueOpensWithOpenInterest: the seeded venue starts with open
+// interest of demoOpenLots innermost quotes per instrument, and an empty book
+// (the opening cross filled whole).
+func TestDemoVenueOpensWithOpenInterest(t *testing.T) {
+	e := newEnv(t, Options{})
+	if _, err := e.srv.SeedDemo(); err != nil {
+		t.Fatal(err)
+	}
+	var tk []struct {
+		ID           int    `json:"instrument_id"`
+		OpenInterest string `json:"open_interest"`
+	}
+	if e.get("/v1/info/tickers", &tk); len(tk) != len(demoInstruments) {
+		t.Fatalf("tickers: %v", tk)
+	}
+	for _, x := range tk {
+		d := demoInstruments[x.ID-1]
+		if want := gridOf(d).FormatQty(fixed.Qty(d.lots * demoOpenLots)); x.OpenInterest != want {
+			t.Errorf("instrument %d open interest %s, want %s", x.ID, x.OpenInterest, want)
+		}
+		var bk struct{ Bids, Asks [][2]string }
+		if e.get(fmt.Sprintf("/v1/info/book?instrument_id=%d", x.ID), &bk); len(bk.Bids)+len(bk.Asks) != 0 {
+			t.Errorf("instrument %d: the opening cross left a book %v", x.ID, bk)
+		}
+	}
 }

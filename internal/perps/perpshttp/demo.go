@@ -71,6 +71,18 @@ func (s *Server) SeedDemo() (bool, error) {
 	for _, a := range []string{DemoMaker, DemoTaker} {
 		cmds = append(cmds, &perps.Command{Kind: perps.KDeposit, Account: a, Amount: demoFunding})
 	}
+	// An opening cross per instrument, so the venue starts with open interest
+	// of a size a real book carries (demoOpenLots innermost quotes), not the
+	// taker's first few clips.
+	for i := range demoInstruments {
+		d := &demoInstruments[i]
+		q := gridOf(*d).FormatQty(fixed.Qty(d.lots * demoOpenLots))
+		cmds = append(cmds,
+			&perps.Command{Kind: perps.KCreateOrders, Account: DemoMaker,
+				Orders: []perps.OrderReq{{IID: uint32(i + 1), Buy: false, P: ptr(d.start), Qty: q}}},
+			&perps.Command{Kind: perps.KCreateOrders, Account: DemoTaker,
+				Orders: []perps.OrderReq{{IID: uint32(i + 1), Buy: true, P: ptr(d.start), Qty: q, TIF: ptr("ioc")}}})
+	}
 	for _, c := range cmds {
 		ev, err := s.submit(c)
 		if err != nil {
@@ -79,9 +91,18 @@ func (s *Server) SeedDemo() (bool, error) {
 		if ev.Err != "" {
 			return false, fmt.Errorf("perps demo seed %s: %s", c.Kind, ev.Err)
 		}
+		for _, a := range ev.Acks {
+			if a.Status != "ok" {
+				return false, fmt.Errorf("perps demo seed %s: %s", c.Kind, a.Error)
+			}
+		}
 	}
 	return true, nil
 }
+
+// demoOpenLots is the opening open interest in innermost-quote sizes (BTC:
+// 300 × 0.05 = 15 BTC).
+const demoOpenLots = 300
 
 // MarketMakerOptions configures RunMarketMakers.
 type MarketMakerOptions struct {
