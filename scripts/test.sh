@@ -25,11 +25,12 @@ if [ -f clients/package-lock.json ] && command -v npm >/dev/null 2>&1; then
 fi
 
 echo "== go test -race"
+# A log per run (two runs at once must not share one); packages are counted
+# from go test's package summary lines only (scripts/count-packages.sh).
+log=$(mktemp "${TMPDIR:-/tmp}/pmx-test.XXXXXX")
 set +e
-go test -race -count=1 -timeout 25m ./... 2>&1 | tee /tmp/pmx-test.log
+go test -race -count=1 -timeout 25m ./... 2>&1 | tee "$log"
 rc=${PIPESTATUS[0]}
 set -e
-passed=$(grep -c '^ok' /tmp/pmx-test.log || true)
-failed=$(grep -c '^FAIL' /tmp/pmx-test.log || true)
-echo "packages: $passed passed, $failed failed"
+echo "$(bash scripts/count-packages.sh "$log") (log: $log)"
 exit "$rc"

@@ -71,6 +71,18 @@ func (s *Server) SeedDemo() (bool, error) {
 	for _, a := range []string{DemoMaker, DemoTaker} {
 		cmds = append(cmds, &perps.Command{Kind: perps.KDeposit, Account: a, Amount: demoFunding})
 	}
+	// An opening cross per instrument, so the venue starts with open interest
+	// of a size a real book carries (demoOpenLots innermost quotes), not the
+	// taker's first few clips.
+	for i := range demoInstruments {
+		d := &demoInstruments[i]
+		q := gridOf(*d).FormatQty(fixed.Qty(d.lots * demoOpenLots))
+		cmds = append(cmds,
+			&perps.Command{Kind: perps.KCreateOrders, Account: DemoMaker,
+				Orders: []perps.OrderReq{{IID: uint32(i + 1), Buy: false, P: ptr(d.start), Qty: q}}},
+			&perps.Command{Kind: perps.KCreateOrders, Account: DemoTaker,
+				Orders: []perps.OrderReq{{IID: uint32(i + 1), Buy: true, P: ptr(d.start), Qty: q, TIF: ptr("ioc")}}})
+	}
 	for _, c := range cmds {
 		ev, err := s.submit(c)
 		if err != nil {
@@ -79,9 +91,18 @@ func (s *Server) SeedDemo() (bool, error) {
 		if ev.Err != "" {
 			return false, fmt.Errorf("perps demo seed %s: %s", c.Kind, ev.Err)
 		}
+		for _, a := range ev.Acks {
+			if a.Status != "ok" {
+				return false, fmt.Errorf("perps demo seed %s: %s", c.Kind, a.Error)
+			}
+		}
 	}
 	return true, nil
 }
+
+// demoOpenLots is the opening open interest in innermost-quote sizes (BTC:
+// 300 × 0.05 = 15 BTC).
+const demoOpenLots = 300
 
 // MarketMakerOptions configures RunMarketMakers.
 type MarketMakerOptions struct {
@@ -181,13 +202,31 @@ func (s *Server) mmRound(books []*mmBook, prev []uint64, o MarketMakerOptions, r
 			Price: b.price(b.mid, false)}); err != nil {
 			return prev, err
 		}
+		// Each side is its own ladder, as on a real book: uneven gaps (1-4
+		// bp), sizes that grow with distance but vary by ±50%, and a side
+		// leaning with the last step (the side the mid moved towards is thinner).
 		half := max(b.mid/10000, 1) // 1 bp of the mid, at least a tick
-		for l := range int64(o.Levels) {
-			off := half + l*2*half
-			q := b.qty(b.lots*(l+1) + rng.Int64N(b.lots))
-			quotes = append(quotes,
-				perps.OrderReq{IID: b.iid, Buy: true, P: ptr(b.price(b.mid-off, false)), Qty: q},
-				perps.OrderReq{IID: b.iid, Buy: false, P: ptr(b.price(b.mid+off, true)), Qty: q})
+		for _, buy := range []bool{true, false} {
+			lean := int64(100)
+			if (step > 0) == buy && step != 0 {
+				lean = 60
+			}
+			off := half
+			for l := range int64(o.Levels) {
+				if l > 0 {
+					off += half * (1 + rng.Int64N(4))
+				}
+				lots := (b.lots*(l+1)*(50+rng.Int64N(101))/100 + rng.Int64N(b.lots)) * lean / 100
+				if l == 0 { // the inside quote outlasts one demo take (< 1.1 lots)
+					lots = max(lots, b.lots*11/10+1)
+				}
+				q := b.qty(lots)
+				p := b.price(b.mid+off, true)
+				if buy {
+					p = b.price(b.mid-off, false)
+				}
+				quotes = append(quotes, perps.OrderReq{IID: b.iid, Buy: buy, P: ptr(p), Qty: q})
+			}
 		}
 	}
 	ev, err := s.submit(&perps.Command{Kind: perps.KCreateOrders, Account: DemoMaker, Orders: quotes})

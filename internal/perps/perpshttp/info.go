@@ -180,7 +180,21 @@ func (s *Server) book(w http.ResponseWriter, r *http.Request) {
 	}
 	depth, _ := strconv.Atoi(d)
 	now := s.now().UnixMilli()
-	viewJSON(s, w, func(m *perps.Machine) perps.BookWire { return m.Book(iid, depth, now) })
+	var bk perps.BookWire
+	known := false
+	if err := s.view(func(m *perps.Machine) {
+		if known = m.HasInstrument(iid); known {
+			bk = m.Book(iid, depth, now)
+		}
+	}); err != nil {
+		s.engineErr(w, err, false)
+		return
+	}
+	if !known { // an empty book would claim the instrument exists
+		writeErr(w, 404, "instrument_not_found")
+		return
+	}
+	writeJSON(w, 200, bk)
 }
 
 type page[T any] struct {

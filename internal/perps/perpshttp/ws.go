@@ -186,6 +186,11 @@ func (c *wsConn) handle(raw []byte) {
 	}
 	switch f.Req {
 	case "sub", "unsub":
+		if f.Chs == nil || f.Op != nil { // e.g. "chs" nested in an "op": say so, not an empty answer
+			c.reply(f.ID, []errBody{{Status: "err", Error: "invalid_request: " + strconv.Quote(f.Req) +
+				` takes "chs", a list of channel names, beside "req" and no "op"`}})
+			return
+		}
 		c.reply(f.ID, c.subscribe(f.Chs, f.Req == "sub"))
 	case "post":
 		switch op.Type {
