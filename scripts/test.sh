@@ -32,5 +32,6 @@ set +e
 go test -race -count=1 -timeout 25m ./... 2>&1 | tee "$log"
 rc=${PIPESTATUS[0]}
 set -e
-echo "$(bash scripts/count-packages.sh "$log") (log: $log)"
+echo "log: $log"
+bash scripts/count-packages.sh "$log"
 exit "$rc"
