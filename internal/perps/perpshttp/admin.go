@@ -5,7 +5,9 @@ import (
 	"net/http"
 
 	"pmx/internal/crypto/secp"
+	"pmx/internal/jsonerr"
 	"pmx/internal/perps/perps"
+	"pmx/internal/perps/perpsvc"
 )
 
 // Handler is the public perps API (mount at the perps listener's root).
@@ -46,7 +48,11 @@ func decodeStrict(w http.ResponseWriter, r *http.Request, dst any) bool {
 	d := json.NewDecoder(http.MaxBytesReader(w, r.Body, MaxBody))
 	d.DisallowUnknownFields()
 	if err := d.Decode(dst); err != nil {
-		writeErr(w, 400, "invalid request: "+err.Error())
+		writeErr(w, 400, "invalid request: "+jsonerr.Describe(err))
+		return false
+	}
+	if d.More() {
+		writeErr(w, 400, "invalid request: trailing data after the object")
 		return false
 	}
 	return true
@@ -59,7 +65,7 @@ func (s *Server) adminSubmit(w http.ResponseWriter, c *perps.Command, ok func(ev
 		return
 	}
 	if ev.Err != "" {
-		writeErr(w, 422, ev.Err)
+		s.writeError(w, perpsvc.E(perpsvc.CodeRejected, ev.Err), false)
 		return
 	}
 	ok(ev)

@@ -6,6 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"pmx/internal/perps/perpsvc"
 )
 
 func TestWSMarketChannels(t *testing.T) {
@@ -36,7 +38,7 @@ func TestWSMarketChannels(t *testing.T) {
 		json.Unmarshal(f["ch"], &ch)
 		got[ch] = append(got[ch], f)
 	}
-	var tk wsTicker
+	var tk perpsvc.WSTicker
 	if data := got["tickers::2"][0]["data"]; json.Unmarshal(data, &tk) != nil || tk.IID != 2 || tk.Idx == "" || tk.Mid == "" || tk.Last == "" || tk.NXF == 0 {
 		t.Errorf("tickers::2 data: %s", data)
 	}
@@ -47,7 +49,7 @@ func TestWSMarketChannels(t *testing.T) {
 		t.Errorf("tickers sq %d then %d", sq1, sq2)
 	}
 	// statistics::all arrives as per-instrument labels.
-	var st wsStatistic
+	var st perpsvc.WSStatistic
 	if data := got["statistics::5"][0]["data"]; json.Unmarshal(data, &st) != nil || st.IID != 5 || st.Vol == "0" || len(st.Klines) != 1 {
 		t.Errorf("statistics::5 data: %s", data)
 	}
@@ -75,7 +77,7 @@ func FuzzWSChannel(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, ch string) {
-		if !validPublic(ch) {
+		if !perpsvc.ValidPublicChannel(ch) {
 			return
 		}
 		parts := strings.Split(ch, "::")
