@@ -16,30 +16,30 @@ type Code uint8
 // identifier, the HTTP status and the client-facing message of each;
 // TestErrorCatalogue pins every entry.
 const (
-	CodeInternal           Code = iota // anything unrecognised: logged, never shown
-	CodeUnavailable                    // the engine is closed or its journal failed; outcome unknown
-	CodeInvalidRequest                 // malformed body, op or args (Detail says which field)
-	CodeInvalidSignature               // perpsauth.ErrInvalidSignature
-	CodeSignatureExpired               // perpsauth.ErrSignatureExpired
-	CodeAccountNotFound                // perpsauth.ErrAccountNotFound
-	CodeCommandExpired                 // perpsauth.ErrCommandExpired
-	CodeReplayed                       // perpsauth.ErrReplayed
-	CodeUnauthorized                   // missing or wrong proxy credentials
-	CodeIPRateLimited                  // request weight per IP
-	CodeActionRateLimited              // action weight per account
-	CodeMessageRateLimited             // WebSocket message weight per IP
-	CodeNoOrders                       // an empty createOrders or modify batch
-	CodeTooManyItems                   // more than MaxBatch items
-	CodeCancelOnly                     // trading mode cancel_only (RetryAfter)
-	CodePostOnly                       // trading mode post_only (RetryAfter)
-	CodeRefused                        // the machine refused a trading command whole (Detail: its identifier)
-	CodeRejected                       // the machine refused an operator or proxy command (Detail: its identifier)
-	CodeInvalidProxy                   // createProxy: proxy is the owner or the zero address
-	CodeInvalidExpiry                  // createProxy: expiry beyond MaxProxyExpiryMs
-	CodeNotFound                       // no such route
-	CodeInvalidOperatorInput           // operator input out of range (Detail says which field)
-	CodeInvalidChannel                 // WebSocket sub: no such channel (Detail: the channel)
-	CodeSubscriptionLimit              // WebSocket sub: MaxSubs reached
+	CodeInternal             Code = iota // anything unrecognised: logged, never shown
+	CodeUnavailable                      // the engine is closed or its journal failed; outcome unknown
+	CodeInvalidRequest                   // malformed body, op or args (Detail says which field)
+	CodeInvalidSignature                 // perpsauth.ErrInvalidSignature
+	CodeSignatureExpired                 // perpsauth.ErrSignatureExpired
+	CodeAccountNotFound                  // perpsauth.ErrAccountNotFound
+	CodeCommandExpired                   // perpsauth.ErrCommandExpired
+	CodeReplayed                         // perpsauth.ErrReplayed
+	CodeUnauthorized                     // missing or wrong proxy credentials
+	CodeIPRateLimited                    // request weight per IP
+	CodeActionRateLimited                // action weight per account
+	CodeMessageRateLimited               // WebSocket message weight per IP
+	CodeNoOrders                         // an empty createOrders or modify batch
+	CodeTooManyItems                     // more than MaxBatch items
+	CodeCancelOnly                       // trading mode cancel_only (RetryAfter)
+	CodePostOnly                         // trading mode post_only (RetryAfter)
+	CodeRefused                          // the machine refused a trading command whole (Detail: its identifier)
+	CodeRejected                         // the machine refused an operator or proxy command (Detail: its identifier)
+	CodeInvalidProxy                     // createProxy: proxy is the owner or the zero address
+	CodeInvalidExpiry                    // createProxy: expiry beyond MaxProxyExpiryMs
+	CodeNotFound                         // no such route
+	CodeInvalidOperatorInput             // operator input out of range (Detail says which field)
+	CodeInvalidChannel                   // WebSocket sub: no such channel (Detail: the channel)
+	CodeSubscriptionLimit                // WebSocket sub: MaxSubs reached
 	numCodes
 )
 

@@ -207,7 +207,9 @@ func ValidPublicChannel(ch string) bool {
 // channels, is authenticated as acct). sq increases by exactly 1 per
 // channel. data is pre-encoded JSON (encoded once per update, not once per
 // session).
-func (c *Session) push(ch, acct string, ts, ets int64, data []byte) { c.pushAs(ch, "", acct, ts, ets, data) }
+func (c *Session) push(ch, acct string, ts, ets int64, data []byte) {
+	c.pushAs(ch, "", acct, ts, ets, data)
+}
 
 // pushAs is push for a frame labelled ch that a subscription to alias (the
 // "::all" form of a public channel) also receives.
