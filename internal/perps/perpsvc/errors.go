@@ -102,7 +102,12 @@ func (e *Error) Error() string {
 }
 
 // ID is the entry's stable identifier.
-func (e *Error) ID() string { return errorsTable[e.Code].id }
+func (e *Error) ID() string {
+	if e.Code >= numCodes {
+		return ""
+	}
+	return errorsTable[e.Code].id
+}
 
 // Status is the entry's HTTP status.
 func (e *Error) Status() int { return errorsTable[e.Code].status }
