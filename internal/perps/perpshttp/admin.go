@@ -47,28 +47,17 @@ func (s *Server) AdminHandler() http.Handler {
 func decodeStrict(w http.ResponseWriter, r *http.Request, dst any) bool {
 	d := json.NewDecoder(http.MaxBytesReader(w, r.Body, MaxBody))
 	d.DisallowUnknownFields()
+	var e *perpsvc.Error
 	if err := d.Decode(dst); err != nil {
-		writeErr(w, 400, "invalid request: "+jsonerr.Describe(err))
-		return false
+		e = perpsvc.E(perpsvc.CodeInvalidRequest, jsonerr.Describe(err))
+	} else if d.More() {
+		e = perpsvc.E(perpsvc.CodeInvalidRequest, "trailing data after the object")
 	}
-	if d.More() {
-		writeErr(w, 400, "invalid request: trailing data after the object")
+	if e != nil {
+		writeJSON(w, e.Status(), errorBody(e, false))
 		return false
 	}
 	return true
-}
-
-func (s *Server) adminSubmit(w http.ResponseWriter, c *perps.Command, ok func(ev perps.Event)) {
-	ev, err := s.submit(c)
-	if err != nil {
-		s.engineErr(w, err, false)
-		return
-	}
-	if ev.Err != "" {
-		s.writeError(w, perpsvc.E(perpsvc.CodeRejected, ev.Err), false)
-		return
-	}
-	ok(ev)
 }
 
 func (s *Server) adminListInstruments(w http.ResponseWriter, r *http.Request) {
@@ -82,9 +71,12 @@ func (s *Server) adminCreateInstrument(w http.ResponseWriter, r *http.Request) {
 	if !decodeStrict(w, r, &spec) {
 		return
 	}
-	s.adminSubmit(w, &perps.Command{Kind: perps.KCreateInstrument, Instrument: &spec}, func(ev perps.Event) {
-		writeJSON(w, 201, map[string]uint64{"instrument_id": ev.ID})
-	})
+	id, err := s.svc.CreateInstrument(spec)
+	if err != nil {
+		s.writeError(w, err, false)
+		return
+	}
+	writeJSON(w, 201, map[string]uint64{"instrument_id": id})
 }
 
 // adminDeposit: {address, amount} credits collateral (a deposit record).
@@ -101,9 +93,12 @@ func (s *Server) adminDeposit(w http.ResponseWriter, r *http.Request) {
 		writeErr(w, 400, "invalid request: address")
 		return
 	}
-	s.adminSubmit(w, &perps.Command{Kind: perps.KDeposit, Account: a.Hex(), Amount: b.Amount}, func(ev perps.Event) {
-		writeJSON(w, 200, map[string]any{"status": "ok", "deposit_id": ev.ID})
-	})
+	id, err := s.svc.Deposit(a.Hex(), b.Amount)
+	if err != nil {
+		s.writeError(w, err, false)
+		return
+	}
+	writeJSON(w, 200, map[string]any{"status": "ok", "deposit_id": id})
 }
 
 // adminIndex: {instrument_id, price} sets the index price.
@@ -115,7 +110,9 @@ func (s *Server) adminIndex(w http.ResponseWriter, r *http.Request) {
 	if !decodeStrict(w, r, &b) {
 		return
 	}
-	s.adminSubmit(w, &perps.Command{Kind: perps.KIndex, IID: b.IID, Price: b.Price}, func(perps.Event) {
-		writeJSON(w, 200, map[string]any{"status": "ok", "instrument_id": b.IID})
-	})
+	if err := s.svc.SetIndex(b.IID, b.Price); err != nil {
+		s.writeError(w, err, false)
+		return
+	}
+	writeJSON(w, 200, map[string]any{"status": "ok", "instrument_id": b.IID})
 }

@@ -28,7 +28,12 @@ type wsConn struct {
 }
 
 func (s *Server) wsHandler(w http.ResponseWriter, r *http.Request) {
-	c, err := websocket.Accept(w, r, &websocket.AcceptOptions{InsecureSkipVerify: true})
+	if !s.upgradeOK(w, r) {
+		return
+	}
+	guard := &frameGuard{limit: MaxBody}
+	c, err := websocket.Accept(&guardedWriter{ResponseWriter: w, guard: guard}, r,
+		&websocket.AcceptOptions{InsecureSkipVerify: true})
 	if err != nil {
 		return
 	}
@@ -54,7 +59,7 @@ func (s *Server) wsHandler(w http.ResponseWriter, r *http.Request) {
 	for {
 		_, data, err := c.Read(ctx)
 		if err != nil {
-			c.Close(websocket.StatusNormalClosure, "")
+			c.Close(guard.closeCode())
 			return
 		}
 		idle.Reset(s.opt.WSIdle)
@@ -62,6 +67,10 @@ func (s *Server) wsHandler(w http.ResponseWriter, r *http.Request) {
 			var frames []json.RawMessage
 			if json.Unmarshal(data, &frames) != nil {
 				conn.reply(nil, errBody{Status: "err", Error: "invalid_request"})
+				continue
+			}
+			if len(frames) == 0 {
+				conn.replyErr(nil, perpsvc.E(perpsvc.CodeInvalidRequest, "empty batch"), false)
 				continue
 			}
 			for _, f := range frames {

@@ -35,11 +35,12 @@ const (
 	CodeRefused                          // the machine refused a trading command whole (Detail: its identifier)
 	CodeRejected                         // the machine refused an operator or proxy command (Detail: its identifier)
 	CodeInvalidProxy                     // createProxy: proxy is the owner or the zero address
-	CodeInvalidExpiry                    // createProxy: expiry beyond MaxProxyExpiryMs
+	CodeInvalidExpiry                    // createProxy: expiry beyond MaxProxyLifetime
 	CodeNotFound                         // no such route
 	CodeInvalidOperatorInput             // operator input out of range (Detail says which field)
 	CodeInvalidChannel                   // WebSocket sub: no such channel (Detail: the channel)
 	CodeSubscriptionLimit                // WebSocket sub: MaxSubs reached
+	CodeUpgradeRequired                  // /v1/ws without a WebSocket upgrade
 	numCodes
 )
 
@@ -74,6 +75,7 @@ var errorsTable = [numCodes]entry{
 	CodeInvalidOperatorInput: {"invalid_operator_input", 422, "invalid request"},
 	CodeInvalidChannel:       {"invalid_channel", 400, "invalid channel"},
 	CodeSubscriptionLimit:    {"subscription_limit", 400, "subscription limit reached"},
+	CodeUpgradeRequired:      {"upgrade_required", 426, "websocket upgrade required"},
 }
 
 // Error is one catalogue error. Detail refines the message (a field name

@@ -43,6 +43,7 @@ func TestErrorCatalogue(t *testing.T) {
 		CodeInvalidOperatorInput: {"invalid_operator_input", 422, "invalid request", "invalid request: x"},
 		CodeInvalidChannel:       {"invalid_channel", 400, "invalid channel", "invalid channel: x"},
 		CodeSubscriptionLimit:    {"subscription_limit", 400, "subscription limit reached", "subscription limit reached: x"},
+		CodeUpgradeRequired:      {"upgrade_required", 426, "websocket upgrade required", "websocket upgrade required: x"},
 	}
 	ids := map[string]bool{}
 	for c := range numCodes {
