@@ -20,6 +20,9 @@ echo "== go test -race"
 set +e
 go test -race -count=1 -timeout 25m ./... 2>&1 | tee /tmp/pmx-test.log
 rc=${PIPESTATUS[0]}
+echo "== go test -tags perpsaudit (the perps machine audits its books, orders and balances after every Apply)"
+go test -count=1 -timeout 10m -tags perpsaudit ./internal/perps/... 2>&1 | tee -a /tmp/pmx-test.log
+[ "${PIPESTATUS[0]}" -eq 0 ] || rc=1
 set -e
 passed=$(grep -c '^ok' /tmp/pmx-test.log || true)
 failed=$(grep -c '^FAIL' /tmp/pmx-test.log || true)

@@ -62,6 +62,8 @@ type Machine struct {
 	pend    []uint64           // in-flight order ids (Due > 0)
 	mods    steps[*PendingMod] // pending modifies (pendmod.go)
 	ccs     steps[*COIDWait]   // cancels-by-coid waiting for a create (coidwait.go)
+
+	aud auditState // the perpsaudit build's shadow state (audit_on.go)
 }
 
 // New returns an empty exchange.
@@ -153,6 +155,7 @@ func (m *Machine) Apply(seq uint64, ts int64, cmd []byte, out []Event) []Event {
 		ev.Err = "invalid_command"
 	}
 	m.finishBBOs(&ev)
+	m.audit()
 	return append(out, ev)
 }
 
@@ -231,6 +234,7 @@ func (m *Machine) deposit(c *Command, ts int64, ev *Event) {
 	}
 	a := m.account(c.Account, ts)
 	a.Balance += amt // fits: checked above (a new account starts at 0)
+	m.auditCredit(a, amt)
 	a.Deposits = append(a.Deposits, Deposit{ID: m.nextDep, Amount: amt, TS: ts})
 	ev.ID = m.nextDep
 	m.nextDep++

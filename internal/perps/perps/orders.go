@@ -446,6 +446,7 @@ func (m *Machine) fill(in *Instrument, o *Order, buy bool, ticks, lots int64, ta
 	f := must(fee(nMicro, ppm))
 	p.Realized = must(add(p.Realized, pnlMicro))
 	a.Balance = must(add(a.Balance, must(sub(pnlMicro, f))))
+	m.auditCredit(a, pnlMicro-f)
 	if p.Size == 0 && p.Realized == 0 {
 		delete(a.Positions, in.ID)
 	}
