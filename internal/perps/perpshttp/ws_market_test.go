@@ -2,7 +2,6 @@ package perpshttp
 
 import (
 	"encoding/json"
-	"math/rand/v2"
 	"strconv"
 	"strings"
 	"testing"
@@ -15,14 +14,9 @@ func TestWSMarketChannels(t *testing.T) {
 	if _, err := e.srv.SeedDemo(); err != nil {
 		t.Fatal(err)
 	}
-	rng := rand.New(rand.NewPCG(3, 4))
-	books := e.mmBooks(t)
-	var prev []uint64
-	var err error
-	for range 3 { // the taker trades every instrument each round
-		if prev, err = e.srv.mmRound(books, prev, MarketMakerOptions{Levels: 2, TakeEvery: 1}, rng); err != nil {
-			t.Fatal(err)
-		}
+	// The taker trades every instrument each round.
+	if err := e.srv.Service().RunDemoRounds(3, MarketMakerOptions{Levels: 2, TakeEvery: 1, Seed: 3}); err != nil {
+		t.Fatal(err)
 	}
 	w := e.dial(t)
 	if d := w.call("sub", `"chs":["tickers::2","statistics::all","klines::1::1m","klines::1::1s","tickers::x","statistics::"]`); string(d) !=
