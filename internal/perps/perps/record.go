@@ -52,13 +52,17 @@ func (c *Command) Encode() []byte {
 	if len(c.Orders) > 0 {
 		w.list(tOrders, len(c.Orders))
 		for i := range c.Orders {
-			w.record(func(w *wbuf) { c.Orders[i].encode(w) })
+			at := w.begin()
+			c.Orders[i].encode(&w)
+			w.end(at)
 		}
 	}
 	if len(c.Modifies) > 0 {
 		w.list(tModifies, len(c.Modifies))
 		for i := range c.Modifies {
-			w.record(func(w *wbuf) { c.Modifies[i].encode(w) })
+			at := w.begin()
+			c.Modifies[i].encode(&w)
+			w.end(at)
 		}
 	}
 	if len(c.OIDs) > 0 {
@@ -76,17 +80,23 @@ func (c *Command) Encode() []byte {
 	w.uint(tIID, uint64(c.IID))
 	if c.Instrument != nil {
 		w.tag(tInstrument)
-		w.record(c.Instrument.encode)
+		at := w.begin()
+		c.Instrument.encode(&w)
+		w.end(at)
 	}
 	if c.Proxy != nil {
 		w.tag(tProxy)
-		w.record(c.Proxy.encode)
+		at := w.begin()
+		c.Proxy.encode(&w)
+		w.end(at)
 	}
 	w.str(tAmount, c.Amount)
 	w.str(tPrice, c.Price)
 	if c.Flight != nil {
 		w.tag(tFlight)
-		w.record(c.Flight.encode)
+		at := w.begin()
+		c.Flight.encode(&w)
+		w.end(at)
 	}
 	w.str(tMode, c.Mode)
 	w.int(tRetryAfter, c.RetryAfter)
@@ -112,7 +122,8 @@ func DecodeCommand(b []byte) (*Command, error) {
 	for tag := range r.tags() {
 		switch tag {
 		case tKind:
-			c.Kind = r.str()
+			c.Kind = r.known(KCreateOrders, KCancel, KModify, KCancelCOID, KModifyCOID, KCancelAll, KTick, KDeposit,
+				KIndex, KCreateProxy, KDeleteProxy, KCreateInstrument, KConfig, KMode, KLiquidating)
 		case tAccount:
 			c.Account = r.str()
 		case tReplay:
@@ -120,12 +131,14 @@ func DecodeCommand(b []byte) (*Command, error) {
 		case tOrders:
 			c.Orders = make([]OrderReq, r.count(1))
 			for i := range c.Orders {
-				c.Orders[i].decode(r.record())
+				sub := r.record()
+				c.Orders[i].decode(&sub)
 			}
 		case tModifies:
 			c.Modifies = make([]ModifyReq, r.count(1))
 			for i := range c.Modifies {
-				c.Modifies[i].decode(r.record())
+				sub := r.record()
+				c.Modifies[i].decode(&sub)
 			}
 		case tOIDs:
 			c.OIDs = make([]uint64, r.count(1))
@@ -141,17 +154,20 @@ func DecodeCommand(b []byte) (*Command, error) {
 			c.IID = r.u32()
 		case tInstrument:
 			c.Instrument = &InstrumentSpec{}
-			c.Instrument.decode(r.record())
+			sub := r.record()
+			c.Instrument.decode(&sub)
 		case tProxy:
 			c.Proxy = &Proxy{}
-			c.Proxy.decode(r.record())
+			sub := r.record()
+			c.Proxy.decode(&sub)
 		case tAmount:
 			c.Amount = r.str()
 		case tPrice:
 			c.Price = r.str()
 		case tFlight:
 			c.Flight = &Flight{}
-			c.Flight.decode(r.record())
+			sub := r.record()
+			c.Flight.decode(&sub)
 		case tMode:
 			c.Mode = r.str()
 		case tRetryAfter:
@@ -192,7 +208,8 @@ func (o *OrderReq) decode(r *rbuf) {
 		case 4:
 			o.Qty = r.str()
 		case 5:
-			o.TIF = r.strp()
+			tif := r.known("gtc", "ioc", "fok")
+			o.TIF = &tif
 		case 6:
 			o.PO = true
 		case 7:

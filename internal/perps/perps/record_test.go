@@ -48,6 +48,8 @@ var recordCommands = []*Command{
 	{Kind: KCreateProxy, Account: acA, Proxy: &Proxy{Addr: "0x1", Account: "0x2", Hash: [32]byte{1, 2}, ExpiryMs: -1,
 		Label: "l", Deleted: true}},
 	{Kind: KDeleteProxy, Proxy: &Proxy{}},
+	{Kind: KCreateProxy, Proxy: &Proxy{Label: strings.Repeat("l", 300)}, // nested records past 127 bytes
+		Orders: []OrderReq{{Qty: strings.Repeat("9", 20000)}}},
 	{Kind: KDeposit, Account: acA, Amount: "9000000000000"},
 	{Kind: KIndex, IID: 1, Price: "97000"},
 	{Kind: KConfig, Flight: &Flight{AcceptMs: 1, TakerMs: -2, RiskMs: 3, ModifyMs: 4, COIDWaitMs: 5, NoHeldCancels: true}},

@@ -60,12 +60,25 @@ func (w *wbuf) list(t byte, n int) {
 	w.uv(uint64(n))
 }
 
-// record writes a length-prefixed nested record.
-func (w *wbuf) record(enc func(*wbuf)) {
-	var sub wbuf
-	enc(&sub)
-	w.uv(uint64(len(sub)))
-	*w = append(*w, sub...)
+// begin starts a length-prefixed nested record, written in place: one
+// length byte is reserved and end widens it if the record is longer.
+func (w *wbuf) begin() int {
+	*w = append(*w, 0)
+	return len(*w)
+}
+
+// end finishes the nested record begun at start.
+func (w *wbuf) end(start int) {
+	n := len(*w) - start
+	if n < 0x80 {
+		(*w)[start-1] = byte(n)
+		return
+	}
+	var lb [binary.MaxVarintLen64]byte
+	k := binary.PutUvarint(lb[:], uint64(n))
+	*w = append(*w, lb[:k-1]...) // room for the wider length
+	copy((*w)[start-1+k:], (*w)[start:start+n])
+	copy((*w)[start-1:], lb[:k])
 }
 
 // rbuf reads record fields; the first error marks the whole record bad
@@ -180,4 +193,16 @@ func (r *rbuf) count(min int) int {
 }
 
 // record reads a length-prefixed nested record.
-func (r *rbuf) record() *rbuf { return &rbuf{b: r.take(), up: r} }
+func (r *rbuf) record() rbuf { return rbuf{b: r.take(), up: r} }
+
+// known returns the constant among ks equal to the next string, so common
+// values (kinds, time in force) are not allocated per record.
+func (r *rbuf) known(ks ...string) string {
+	b := r.take()
+	for _, k := range ks {
+		if string(b) == k {
+			return k
+		}
+	}
+	return string(b)
+}
