@@ -114,3 +114,22 @@ func TestOrdersRefuseValuesThatDoNotFit(t *testing.T) {
 		t.Fatal("exposure never bounded")
 	}
 }
+
+// TestPortfolioIgnoresAnIndexOffTheGrid: an index price above the grid
+// (journaled before the operator's index was checked against it) is not
+// used as a mark, so the position's value stays inside the exposure bound.
+func TestPortfolioIgnoresAnIndexOffTheGrid(t *testing.T) {
+	f := newFlight(t, Config{})
+	f.place(acA, true, "100", "1")
+	f.do(Command{Kind: KCreateOrders, Account: acB, Orders: []OrderReq{{IID: 1, P: sp("100"), Qty: "1", TIF: sp("ioc")}}})
+	if ev := f.do(Command{Kind: KIndex, IID: 1, Price: "900000000000000"}); ev.Err != "" {
+		t.Fatalf("index: %s", ev.Err)
+	}
+	if f.m.OnGrid(1, "900000000000000") || !f.m.OnGrid(1, "100") || !f.m.OnGrid(9, "1") {
+		t.Error("OnGrid")
+	}
+	p := f.m.PortfolioOf(acA, 2000)
+	if len(p.Positions) != 1 || p.Positions[0].PositionValue != "100" {
+		t.Fatalf("portfolio: %+v", p.Positions)
+	}
+}

@@ -48,7 +48,7 @@ func (m *Machine) markTicks(in *Instrument, p *Position) int64 {
 	switch {
 	case okb && oka:
 		return (a + b) / 2
-	case in.IndexTicks > 0:
+	case in.IndexTicks > 0 && in.IndexTicks < in.Ticks: // an index off the grid is no mark (nothing trades there)
 		return in.IndexTicks
 	case in.LastTicks > 0:
 		return in.LastTicks

@@ -193,8 +193,8 @@ func TestWebSocketHandshakeAndEmptyBatchAnswerInJSON(t *testing.T) {
 }
 
 // TestOperatorInputIsValidated (issue 14 item 9): retry_after_seconds outside
-// 1..86400 is 422 (absent still takes the default), and instrument symbols
-// must be short and printable.
+// 1..86400 is 422 (absent still takes the default), instrument symbols must
+// be short and printable, and an index price must lie on the grid.
 func TestOperatorInputIsValidated(t *testing.T) {
 	e := newEnv(t, Options{})
 	post := func(path, body string) (int, string) {
@@ -227,6 +227,12 @@ func TestOperatorInputIsValidated(t *testing.T) {
 		t.Errorf("refused instruments were listed: %v", inst)
 	}
 	e.instrument() // a good one still works
+	if code, body := post("/admin/perps/index", `{"instrument_id":1,"price":"100000"}`); code != 422 || !strings.Contains(body, "price: above the instrument's max_price") {
+		t.Errorf("index above the grid: %d %s", code, body)
+	}
+	if code, body := post("/admin/perps/index", `{"instrument_id":1,"price":"99999"}`); code != 200 {
+		t.Errorf("index on the grid: %d %s", code, body)
+	}
 }
 
 // rawWS opens a WebSocket by hand so a test can write frames the client

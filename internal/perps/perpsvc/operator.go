@@ -48,7 +48,15 @@ func (s *Service) Deposit(account, amount string) (uint64, error) {
 	return id, err
 }
 
-// SetIndex sets an instrument's index price.
+// SetIndex sets an instrument's index price, which must lie on its price
+// grid (below the instrument's max_price).
 func (s *Service) SetIndex(iid uint32, price string) error {
+	onGrid := true
+	if err := s.View(func(m *perps.Machine) { onGrid = m.OnGrid(iid, price) }); err != nil {
+		return unavailableNoRetry()
+	}
+	if !onGrid {
+		return E(CodeInvalidOperatorInput, "price: above the instrument's max_price")
+	}
 	return s.operator(&perps.Command{Kind: perps.KIndex, IID: iid, Price: price}, nil)
 }

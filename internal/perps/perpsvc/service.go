@@ -152,7 +152,9 @@ func (s *Service) Close() error {
 	s.closeOnce.Do(func() {
 		close(s.stop)
 		for _, c := range s.hub.all() {
-			c.kill("server shutting down", true)
+			if c.kill != nil {
+				c.kill("server shutting down", true)
+			}
 		}
 		s.closeErr = s.eng.Close()
 		<-s.fanDone
