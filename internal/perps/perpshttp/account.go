@@ -8,6 +8,7 @@ import (
 	"pmx/internal/crypto/secp"
 	"pmx/internal/perps/perps"
 	"pmx/internal/perps/perpsauth"
+	"pmx/internal/perps/perpsvc"
 )
 
 // MaxBody bounds a request body.
@@ -16,7 +17,7 @@ const MaxBody = 1 << 20
 func parseAddr(w http.ResponseWriter, s string) (string, bool) {
 	a, err := secp.ParseAddress(s)
 	if err != nil {
-		writeErr(w, 400, "invalid query parameters: address: invalid address")
+		writeCatalogued(w, perpsvc.E(perpsvc.CodeInvalidQuery, "address: invalid address"), false)
 		return "", false
 	}
 	return a.Hex(), true
@@ -28,14 +29,14 @@ func readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
 		// allocation; net/http's body stops at n bytes.
 		b := make([]byte, n)
 		if _, err := io.ReadFull(r.Body, b); err != nil {
-			writeErr(w, 400, "invalid request: body too large or unreadable")
+			writeCatalogued(w, perpsvc.E(perpsvc.CodeInvalidRequest, "body too large or unreadable"), false)
 			return nil, false
 		}
 		return b, true
 	}
 	b, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBody))
 	if err != nil {
-		writeErr(w, 400, "invalid request: body too large or unreadable")
+		writeCatalogued(w, perpsvc.E(perpsvc.CodeInvalidRequest, "body too large or unreadable"), false)
 		return nil, false
 	}
 	return b, true
@@ -51,7 +52,7 @@ func (s *Server) accountRoutes(mux *http.ServeMux) {
 			}
 			acct, ok := s.headerAuth(r)
 			if !ok {
-				writeErr(w, 401, "unauthorized")
+				writeCatalogued(w, perpsvc.E(perpsvc.CodeUnauthorized, ""), false)
 				return
 			}
 			h(w, r, acct)
@@ -142,7 +143,7 @@ func (s *Server) orders(w http.ResponseWriter, r *http.Request, acct string) {
 	if v := q.Get("order_id"); v != "" {
 		n, err := strconv.ParseUint(v, 10, 64)
 		if err != nil {
-			writeErr(w, 400, "invalid query parameters: order_id: invalid digit found in string")
+			writeCatalogued(w, perpsvc.E(perpsvc.CodeInvalidQuery, "order_id: invalid digit found in string"), false)
 			return
 		}
 		oid = n

@@ -17,7 +17,9 @@ func (s *Server) Handler() http.Handler {
 	s.accountRoutes(mux)
 	s.tradeRoutes(mux)
 	mux.HandleFunc("GET /v1/ws", s.wsHandler)
-	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { writeErr(w, 404, "not_found") })
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		writeCatalogued(w, perpsvc.E(perpsvc.CodeNotFound, ""), false)
+	})
 	return mux
 }
 
@@ -54,7 +56,7 @@ func decodeStrict(w http.ResponseWriter, r *http.Request, dst any) bool {
 		e = perpsvc.E(perpsvc.CodeInvalidRequest, "trailing data after the object")
 	}
 	if e != nil {
-		writeJSON(w, e.Status(), errorBody(e, false))
+		writeCatalogued(w, e, false)
 		return false
 	}
 	return true
@@ -90,7 +92,7 @@ func (s *Server) adminDeposit(w http.ResponseWriter, r *http.Request) {
 	}
 	a, err := secp.ParseAddress(b.Address)
 	if err != nil {
-		writeErr(w, 400, "invalid request: address")
+		writeCatalogued(w, perpsvc.E(perpsvc.CodeInvalidRequest, "address"), false)
 		return
 	}
 	id, err := s.svc.Deposit(a.Hex(), b.Amount)

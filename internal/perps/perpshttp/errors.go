@@ -54,7 +54,12 @@ func errorBody(e *perpsvc.Error, batch bool) any {
 // writeError answers err with its catalogue status and body, and
 // Retry-After when the entry carries a wait.
 func (s *Server) writeError(w http.ResponseWriter, err error, batch bool) {
-	e := s.catalogued(err)
+	writeCatalogued(w, s.catalogued(err), batch)
+}
+
+// writeCatalogued answers a catalogue error (the parsers' refusals, which
+// have no server to log through).
+func writeCatalogued(w http.ResponseWriter, e *perpsvc.Error, batch bool) {
 	if e.RetryAfter > 0 {
 		retryAfter(w, e.RetryAfter)
 	}

@@ -149,6 +149,9 @@ func writeJSON(w http.ResponseWriter, code int, v any) {
 	_ = json.NewEncoder(w).Encode(v)
 }
 
+// writeErr writes an error body with a status: the query parsers of info.go
+// (their texts are catalogue entry CodeInvalidQuery's; everything else goes
+// through writeError or writeCatalogued).
 func writeErr(w http.ResponseWriter, code int, msg string) {
 	writeJSON(w, code, errBody{Status: "err", Error: msg})
 }

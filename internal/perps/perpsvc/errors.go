@@ -41,6 +41,7 @@ const (
 	CodeInvalidChannel                   // WebSocket sub: no such channel (Detail: the channel)
 	CodeSubscriptionLimit                // WebSocket sub: MaxSubs reached
 	CodeUpgradeRequired                  // /v1/ws without a WebSocket upgrade
+	CodeInvalidQuery                     // a query parameter (Detail: which, and what was expected)
 	numCodes
 )
 
@@ -76,6 +77,7 @@ var errorsTable = [numCodes]entry{
 	CodeInvalidChannel:       {"invalid_channel", 400, "invalid channel"},
 	CodeSubscriptionLimit:    {"subscription_limit", 400, "subscription limit reached"},
 	CodeUpgradeRequired:      {"upgrade_required", 426, "websocket upgrade required"},
+	CodeInvalidQuery:         {"invalid_query", 400, "invalid query parameters"},
 }
 
 // Error is one catalogue error. Detail refines the message (a field name
