@@ -31,6 +31,9 @@ log=$(mktemp "${TMPDIR:-/tmp}/pmx-test.XXXXXX")
 set +e
 go test -race -count=1 -timeout 25m ./... 2>&1 | tee "$log"
 rc=${PIPESTATUS[0]}
+echo "== go test -tags perpsaudit (the perps machine audits its books, orders and balances after every Apply)"
+go test -count=1 -timeout 10m -tags perpsaudit ./internal/perps/... 2>&1 | tee -a /tmp/pmx-test.log
+[ "${PIPESTATUS[0]}" -eq 0 ] || rc=1
 set -e
 echo "log: $log"
 bash scripts/count-packages.sh "$log"

@@ -1,4 +1,4 @@
-package perpshttp
+package perpsvc
 
 import (
 	"time"
@@ -6,7 +6,7 @@ import (
 	"pmx/internal/perps/perps"
 )
 
-// In-flight orders (perps/inflight.go) need two things from the server: due
+// In-flight orders (perps/inflight.go) need two things from the service: due
 // steps must complete without waiting for unrelated traffic (pump), and the
 // HTTP/WebSocket answer to a held cancel or a pending modify is its final
 // outcome (resolveHeld).
@@ -17,7 +17,7 @@ const inflightPoll = time.Millisecond
 
 // pump submits a KTick whenever an in-flight step is due. It runs only when
 // a window is open or a step was pending at start.
-func (s *Server) pump(stop <-chan struct{}) {
+func (s *Service) pump(stop <-chan struct{}) {
 	t := time.NewTicker(inflightPoll)
 	defer t.Stop()
 	for {
@@ -27,11 +27,11 @@ func (s *Server) pump(stop <-chan struct{}) {
 		case <-t.C:
 		}
 		var due int64
-		if s.view(func(m *perps.Machine) { due = m.NextDue() }) != nil {
+		if s.View(func(m *perps.Machine) { due = m.NextDue() }) != nil {
 			return
 		}
 		if due > 0 && due <= s.now().UnixMilli() {
-			if _, err := s.submit(&perps.Command{Kind: perps.KTick}); err != nil {
+			if _, err := s.Submit(&perps.Command{Kind: perps.KTick}); err != nil {
 				return
 			}
 		}
@@ -42,10 +42,10 @@ func (s *Server) pump(stop <-chan struct{}) {
 // then, submits a KTick so the step has completed and reads the outcome.
 // early also polls before due: a cancel-by-coid ends as soon as its create
 // is applied. It reports false if the engine stopped meanwhile.
-func (s *Server) awaitStep(due int64, early bool, read func(*perps.Machine) (perps.ItemResult, bool)) (perps.ItemResult, bool) {
+func (s *Service) awaitStep(due int64, early bool, read func(*perps.Machine) (perps.ItemResult, bool)) (perps.ItemResult, bool) {
 	var out perps.ItemResult
 	ok := false
-	get := func() bool { return s.view(func(m *perps.Machine) { out, ok = read(m) }) == nil }
+	get := func() bool { return s.View(func(m *perps.Machine) { out, ok = read(m) }) == nil }
 	for s.now().UnixMilli() < due {
 		if early && (!get() || ok) {
 			return out, ok
@@ -56,7 +56,7 @@ func (s *Server) awaitStep(due int64, early bool, read func(*perps.Machine) (per
 		case <-time.After(inflightPoll):
 		}
 	}
-	if _, err := s.submit(&perps.Command{Kind: perps.KTick}); err != nil || !get() {
+	if _, err := s.Submit(&perps.Command{Kind: perps.KTick}); err != nil || !get() {
 		return out, false
 	}
 	return out, ok
@@ -65,7 +65,7 @@ func (s *Server) awaitStep(due int64, early bool, read func(*perps.Machine) (per
 // resolveHeld replaces every held-cancel, pending-modify or waiting
 // cancel-by-coid item by its final outcome. It reports false if the engine
 // stopped meanwhile.
-func (s *Server) resolveHeld(items []perps.ItemResult) bool {
+func (s *Service) resolveHeld(items []perps.ItemResult) bool {
 	for i := 0; i < len(items); i++ {
 		it := &items[i]
 		if it.Status != perps.StatusHeld {
