@@ -91,11 +91,23 @@ func TestQuickstart(t *testing.T) {
 	cmd = exec.Command(node, "--experimental-websocket", "quickstart.mjs") // Node 20's WebSocket (the doc says so)
 	cmd.Dir, cmd.Env = dir, append(env, "OWNER_KEY="+key[1])
 	out, err = cmd.CombinedOutput()
-	t.Logf("js block:\n%s", out[max(0, len(out)-4000):]) // a failure prints the client's minified source
+	t.Logf("js block:\n%s", clipLines(out)) // a failure prints the client's minified source
 	if err != nil {
 		t.Fatalf("the JavaScript block failed: %v", err)
 	}
 	if !strings.Contains(string(out), "status: 'ok'") || !strings.Contains(string(out), "price: '90000") {
 		t.Errorf("the JavaScript order was not accepted and listed")
 	}
+}
+
+// clipLines shortens each line of out to 300 bytes: a JavaScript failure
+// prints whole lines of the client's minified source around the error.
+func clipLines(out []byte) string {
+	lines := strings.Split(string(out), "\n")
+	for i, l := range lines {
+		if len(l) > 300 {
+			lines[i] = l[:300] + "…" + l[len(l)-300:]
+		}
+	}
+	return strings.Join(lines, "\n")
 }

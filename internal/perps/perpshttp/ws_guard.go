@@ -118,11 +118,9 @@ type guardedWriter struct {
 }
 
 func (w *guardedWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
-	hj, ok := w.ResponseWriter.(http.Hijacker)
-	if !ok {
-		return nil, nil, errors.New("perpshttp: connection cannot be hijacked")
-	}
-	c, brw, err := hj.Hijack()
+	// Through the ResponseController: the listener's writers (metrics, body
+	// guard) wrap the connection's and only Unwrap to it.
+	c, brw, err := http.NewResponseController(w.ResponseWriter).Hijack()
 	if err != nil {
 		return nil, nil, err
 	}
