@@ -6,7 +6,7 @@ import (
 	"errors"
 	"fmt"
 
-	"pmx/internal/jsonerr"
+	"pmx/internal/httpjson"
 )
 
 // ErrInvalidRequest reports a body or op that cannot be turned into a compact
@@ -127,7 +127,7 @@ func (o Op) DecodeArgs(dst any) error {
 	d.DisallowUnknownFields()
 	d.UseNumber()
 	if err := d.Decode(dst); err != nil {
-		return invalid("args: %s", jsonerr.Describe(err))
+		return invalid("args: %s", httpjson.Describe(err).Error())
 	}
 	return nil
 }

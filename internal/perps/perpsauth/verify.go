@@ -15,7 +15,7 @@ import (
 	"pmx/internal/crypto/eip712"
 	"pmx/internal/crypto/keccak"
 	"pmx/internal/crypto/secp"
-	"pmx/internal/jsonerr"
+	"pmx/internal/httpjson"
 )
 
 // Errors whose text is the contract's message.
@@ -121,7 +121,7 @@ func ParseRequest(body []byte) (*Request, error) {
 	}
 	var r Request
 	if err := json.Unmarshal(body, &r); err != nil {
-		return nil, invalid("body: %s", jsonerr.Describe(err))
+		return nil, invalid("body: %s", httpjson.Describe(err).Error())
 	}
 	if len(r.Op) == 0 || isNull(r.Op) {
 		return nil, invalid("op missing")

@@ -5,7 +5,7 @@ import (
 	"net/http"
 
 	"pmx/internal/crypto/secp"
-	"pmx/internal/jsonerr"
+	"pmx/internal/httpjson"
 	"pmx/internal/perps/perps"
 	"pmx/internal/perps/perpsvc"
 )
@@ -51,7 +51,7 @@ func decodeStrict(w http.ResponseWriter, r *http.Request, dst any) bool {
 	d.DisallowUnknownFields()
 	var e *perpsvc.Error
 	if err := d.Decode(dst); err != nil {
-		e = perpsvc.E(perpsvc.CodeInvalidRequest, jsonerr.Describe(err))
+		e = perpsvc.E(perpsvc.CodeInvalidRequest, httpjson.Describe(err).Error())
 	} else if d.More() {
 		e = perpsvc.E(perpsvc.CodeInvalidRequest, "trailing data after the object")
 	}

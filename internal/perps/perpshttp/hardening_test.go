@@ -156,7 +156,7 @@ func TestNoGoTypeNamesInPerpsBodies(t *testing.T) {
 		}
 	}
 	if code, body := e.do("POST", e.api.URL+"/v1/trade/orders", []byte(`[]`), nil, nil); code != 400 ||
-		strings.TrimSpace(body) != `[{"status":"err","error":"invalid request: body: expected an object, got array"}]` {
+		strings.TrimSpace(body) != `[{"status":"err","error":"invalid request: body: expected an object, got an array"}]` {
 		t.Errorf("the issue's reproduction: %d %s", code, body)
 	}
 }
