@@ -103,7 +103,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	defer stopMM() // before perpsSrv.Close
 
-	adminRoutes := map[string]http.Handler{"POST /admin/catalog": catalog.ImportHandler(stores.catalog)}
+	adminRoutes := map[string]http.Handler{"POST /admin/catalog": catalog.ImportHandler(stores.pipeline)}
 	maps.Copy(adminRoutes, perpsSrv.AdminRoutes())
 	adminAPI := &admin.Handler{Ledger: stores.pipeline, Lookup: st.Outcomes, Extra: adminRoutes}
 	adminMux := http.NewServeMux()
