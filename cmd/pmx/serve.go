@@ -75,6 +75,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		dataOpts.Limits = &ratelimit.Config{}
 	}
 	data := dataapi.New(dataOpts)
+	metrics.Registry.MustRegister(data.Collectors()...) // the page cache's bytes, hits, evictions
 	catLimiter, err := ratelimit.New(ratelimit.CatalogDefaults(), nil)
 	if err != nil {
 		return err

@@ -148,3 +148,9 @@ func migrate(ctx context.Context, w *sql.DB) error {
 	}
 	return migrations.Run(ctx, w, files, "schema_version")
 }
+
+// Generation implements dataapi.Generational: the published catalog's
+// number. Every committed Apply publishes a new catalog (with the hot
+// model, under its lock) before it returns, so the number moves after the
+// batch is visible and never before.
+func (db *DB) Generation() uint64 { return uint64(db.cat.Load().gen) }
