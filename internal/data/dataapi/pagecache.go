@@ -21,6 +21,16 @@ type Generational interface {
 	Generation() uint64
 }
 
+// WalletGenerational is implemented by a store that can tell, per wallet,
+// the generation of what its feeds (/v2/trades?user=, /v2/activity?user=)
+// show: it moves whenever such a page can change (the wallet's own rows or
+// profile, or the market texts that enrich them), after the change is
+// visible, and never goes back. Feeds then stay cached across batches that
+// did not touch the wallet.
+type WalletGenerational interface {
+	WalletGeneration(addr string) uint64
+}
+
 // Clock buckets of the cached routes: what else than (generation, path,
 // query) an answer may depend on.
 const (
@@ -46,21 +56,22 @@ const maxCachedQuery = 1024
 const DefaultPageCacheBytes = 64 << 20
 
 // pageCache keeps whole 200 answers keyed by path, raw query and clock
-// bucket, all of one store generation. Invariant: an entry's body is what
-// the handler answered for its key at the entry's generation or later, and
-// a hit requires the current generation to equal the entry's, so a hit is
-// byte for byte the handler's answer now (the generation is read before the
-// handler runs and the bucket both before and after it). When the
-// generation moves the cache is emptied: exact invalidation by ingest, never
-// a time-based staleness. Memory: bodies plus keys ≤ max, least recently
-// used out; a body over max/8 is not kept.
+// bucket. Each entry carries the generation it was answered at: the store's,
+// or for a wallet's feeds the wallet's (WalletGenerational). Invariant: an
+// entry's body is what the handler answered for its key at the entry's
+// generation or later, and a hit requires the current generation to equal
+// the entry's, so a hit is byte for byte the handler's answer now (the
+// generation is read before the handler runs and the bucket both before and
+// after it). An entry found older is dropped: exact invalidation by ingest,
+// never a time-based staleness. Memory: bodies plus keys ≤ max, least
+// recently used out; a body over max/8 is not kept.
 type pageCache struct {
-	max   int64
-	gen   func() uint64
-	clock ratelimit.Clock
+	max       int64
+	gen       func() uint64
+	walletGen func(addr string) uint64 // nil: feeds use the store's generation
+	clock     ratelimit.Clock
 
 	mu    sync.Mutex
-	g     uint64
 	m     map[string]*list.Element
 	lru   list.List // of *pageEntry, most recent first
 	bytes int64
@@ -71,11 +82,12 @@ type pageCache struct {
 
 type pageEntry struct {
 	key  string
+	gen  uint64
 	body []byte
 }
 
-func newPageCache(max int64, gen func() uint64, clock ratelimit.Clock) *pageCache {
-	return &pageCache{max: max, gen: gen, clock: clock, m: map[string]*list.Element{}}
+func newPageCache(max int64, gen func() uint64, walletGen func(string) uint64, clock ratelimit.Clock) *pageCache {
+	return &pageCache{max: max, gen: gen, walletGen: walletGen, clock: clock, m: map[string]*list.Element{}}
 }
 
 func (c *pageCache) bucket(kind int) int64 {
@@ -104,7 +116,7 @@ func (c *pageCache) Wrap(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		gen := c.gen() // before the handler: an entry is never older than its generation
+		gen := c.generation(kind, r) // before the handler: an entry is never older than its generation
 		b0 := c.bucket(kind)
 		key := pageKey(r.URL.Path, r.URL.RawQuery, b0)
 		if body := c.get(gen, key); body != nil {
@@ -126,21 +138,39 @@ func (c *pageCache) Wrap(next http.Handler) http.Handler {
 	})
 }
 
-// get returns the body cached for key at generation gen, or nil. A newer
-// generation empties the cache first.
+// generation is what an answer of this request depends on: the wallet's
+// generation for a feed with a valid user (parsed as the handler parses it),
+// else the store's.
+func (c *pageCache) generation(kind int, r *http.Request) uint64 {
+	if kind == bucketSecond && c.walletGen != nil {
+		if q, err := ParseRequest(r); err == nil {
+			if u, err := q.User(false); err == nil && u != "" {
+				return c.walletGen(u)
+			}
+		}
+	}
+	return c.gen()
+}
+
+// get returns the body cached for key at generation gen, or nil. An entry
+// of an older generation is dropped.
 func (c *pageCache) get(gen uint64, key string) []byte {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.advance(gen)
-	if gen != c.g {
-		return nil
-	}
 	el := c.m[key]
 	if el == nil {
 		return nil
 	}
+	e := el.Value.(*pageEntry)
+	if e.gen != gen {
+		if e.gen < gen {
+			c.remove(el)
+			c.purges.Add(1)
+		}
+		return nil
+	}
 	c.lru.MoveToFront(el)
-	return el.Value.(*pageEntry).body
+	return e.body
 }
 
 func (c *pageCache) put(gen uint64, key string, body []byte) {
@@ -150,37 +180,30 @@ func (c *pageCache) put(gen uint64, key string, body []byte) {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.advance(gen)
-	if gen != c.g || c.m[key] != nil {
-		return // an older reader's answer, or already cached
+	if el := c.m[key]; el != nil {
+		if el.Value.(*pageEntry).gen >= gen {
+			return // already cached, or a newer reader's answer
+		}
+		c.remove(el)
 	}
-	c.m[key] = c.lru.PushFront(&pageEntry{key: key, body: body})
+	c.m[key] = c.lru.PushFront(&pageEntry{key: key, gen: gen, body: body})
 	c.bytes += cost
 	for c.bytes > c.max {
-		el := c.lru.Back()
-		e := el.Value.(*pageEntry)
-		c.lru.Remove(el)
-		delete(c.m, e.key)
-		c.bytes -= int64(len(e.body) + len(e.key))
+		c.remove(c.lru.Back())
 		c.evictions.Add(1)
 	}
 	c.size.Store(c.bytes)
 	c.count.Store(int64(len(c.m)))
 }
 
-// advance empties the cache when gen is newer than its entries. Caller
-// holds mu.
-func (c *pageCache) advance(gen uint64) {
-	if gen <= c.g {
-		return
-	}
-	if len(c.m) > 0 {
-		c.purges.Add(1)
-	}
-	c.g, c.m, c.bytes = gen, map[string]*list.Element{}, 0
-	c.lru.Init()
-	c.size.Store(0)
-	c.count.Store(0)
+// remove drops an entry. Caller holds mu.
+func (c *pageCache) remove(el *list.Element) {
+	e := el.Value.(*pageEntry)
+	c.lru.Remove(el)
+	delete(c.m, e.key)
+	c.bytes -= int64(len(e.body) + len(e.key))
+	c.size.Store(c.bytes)
+	c.count.Store(int64(len(c.m)))
 }
 
 // pageRecorder passes a response through and keeps a copy of its body,
@@ -250,6 +273,6 @@ func (s *Service) Collectors() []prometheus.Collector {
 		c("hits", "Requests answered from the page cache.", func(p PageCacheStats) uint64 { return p.Hits }),
 		c("misses", "Cacheable requests the handler answered.", func(p PageCacheStats) uint64 { return p.Misses }),
 		c("evictions", "Pages dropped to stay within the bound.", func(p PageCacheStats) uint64 { return p.Evictions }),
-		c("invalidations", "Times an ingest emptied the cache.", func(p PageCacheStats) uint64 { return p.Invalidations }),
+		c("invalidations", "Pages found older than their generation (an ingest changed them) and dropped.", func(p PageCacheStats) uint64 { return p.Invalidations }),
 	}
 }

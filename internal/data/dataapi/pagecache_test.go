@@ -135,7 +135,7 @@ func (g *rigLedger) batch(now int64) []ledger.Event {
 	for n := 1 + g.r.IntN(4); n > 0; n-- {
 		ts := now - int64(g.r.IntN(3600))
 		if g.r.IntN(5) == 0 { // near the three-year floor of the default window
-			ts = time.Unix(now, 0).AddDate(-3, 0, 0).Unix() + int64(g.r.IntN(30))
+			ts = time.Unix(now, 0).AddDate(-3, 0, 0).Unix() + 1 + int64(g.r.IntN(3))
 		}
 		w := rigWallet(g.r.IntN(5))
 		m := 1 + g.r.IntN(3)
@@ -205,6 +205,7 @@ func TestPageCache_NeverServesAPageOlderThanTheLastIngest(t *testing.T) {
 	rig := newCacheRig(t, nil)
 	rig.apply(rig.gen.setup())
 	r := rand.New(rand.NewPCG(1, 2))
+	var recent []string // bots poll the same pages: half the reads repeat one of the last few
 	for i := 0; i < 800; i++ {
 		switch k := r.IntN(20); {
 		case k < 3:
@@ -215,13 +216,20 @@ func TestPageCache_NeverServesAPageOlderThanTheLastIngest(t *testing.T) {
 			rig.clock.Advance(time.Duration(6+r.IntN(20)) * time.Hour) // day boundaries for the boards
 		default:
 			p := rigPaths(r)
+			if len(recent) > 0 && r.IntN(2) == 0 {
+				p = recent[r.IntN(len(recent))]
+			}
+			recent = append(recent, p)
+			if len(recent) > 4 {
+				recent = recent[1:]
+			}
 			if d := rig.compare(p); d != "" {
 				t.Fatalf("step %d: %s", i, d)
 			}
-			switch r.IntN(6) { // between two reads of one page: time passes
-			case 0:
-				rig.clock.Advance(time.Duration(1+r.IntN(30)) * time.Second)
-			case 1:
+			switch r.IntN(10) { // between two reads of one page: time passes
+			case 0, 1:
+				rig.clock.Advance(time.Duration(1+r.IntN(4)) * time.Second)
+			case 2:
 				rig.clock.Advance(time.Duration(1+r.IntN(30)) * time.Hour)
 			}
 			if d := rig.compare(p); d != "" { // the second read is the likely hit
@@ -293,7 +301,8 @@ func TestPageCache_ComparisonCatchesAFrozenGeneration(t *testing.T) {
 // frozenGen is the real store with a generation that never moves.
 type frozenGen struct{ *sqlite.DB }
 
-func (frozenGen) Generation() uint64 { return 1 }
+func (frozenGen) Generation() uint64             { return 1 }
+func (frozenGen) WalletGeneration(string) uint64 { return 1 }
 
 // The cache is bounded: with a small bound, its bytes never exceed it, pages
 // are evicted, and /metrics reports it.
@@ -345,4 +354,44 @@ func TestPageCache_MemoryIsBoundedAndReportedAsMetrics(t *testing.T) {
 	if got["pmx_data_page_cache_max_bytes"] != bound || got["pmx_data_page_cache_evictions_total"] == 0 {
 		t.Errorf("metrics %v", got)
 	}
+}
+
+// A wallet's feeds are keyed by the wallet's own generation: a batch that
+// touches only other wallets leaves them cached (a hit, still equal to the
+// uncached answer), while the store-keyed routes (positions) miss; a batch
+// that touches the wallet, or renames a market, makes its feeds miss.
+func TestPageCache_AWalletsFeedsOutliveOtherWalletsIngest(t *testing.T) {
+	rig := newCacheRig(t, nil)
+	rig.apply(rig.gen.setup())
+	a, b := rigWallet(0), rigWallet(1)
+	split := func(w string) []ledger.Event {
+		return []ledger.Event{rig.gen.env(ledger.Event{Kind: ledger.KindSplit, User: w, ConditionID: rigCond(1),
+			Amount: amount.One}, rig.clock.Now().Unix())}
+	}
+	rig.apply(split(a))
+	feed, pos := "/v2/activity?user="+a, "/v2/positions?user="+a
+	step := func(what string, wantFeedHit, wantPosHit bool) {
+		t.Helper()
+		h0 := rig.svc.PageCacheStats().Hits
+		if d := rig.compare(feed); d != "" {
+			t.Fatalf("%s: %s", what, d)
+		}
+		h1 := rig.svc.PageCacheStats().Hits
+		if d := rig.compare(pos); d != "" {
+			t.Fatalf("%s: %s", what, d)
+		}
+		h2 := rig.svc.PageCacheStats().Hits
+		if (h1 > h0) != wantFeedHit || (h2 > h1) != wantPosHit {
+			t.Errorf("%s: feed hit %v (want %v), positions hit %v (want %v)", what, h1 > h0, wantFeedHit, h2 > h1, wantPosHit)
+		}
+	}
+	step("first read", false, false)
+	step("again", true, true)
+	rig.apply(split(b))
+	step("after another wallet's batch", true, false)
+	rig.apply(split(a))
+	step("after the wallet's own batch", false, false)
+	rig.apply([]ledger.Event{rig.gen.market(1, "Renamed?")})
+	step("after a market rename", false, false)
+	step("again", true, true)
 }

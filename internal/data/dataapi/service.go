@@ -127,7 +127,11 @@ func New(o Options) *Service {
 	if g, ok := o.Store.(Generational); ok && o.PageCacheBytes >= 0 {
 		// Inside the client limit (hits count against it), outside the
 		// deadline and the gates (a hit takes no slot and no timer).
-		s.pages = newPageCache(cmp.Or(o.PageCacheBytes, DefaultPageCacheBytes), g.Generation, o.Clock)
+		var wg func(string) uint64
+		if w, ok := o.Store.(WalletGenerational); ok {
+			wg = w.WalletGeneration
+		}
+		s.pages = newPageCache(cmp.Or(o.PageCacheBytes, DefaultPageCacheBytes), g.Generation, wg, o.Clock)
 		h = s.pages.Wrap(h)
 	}
 	if lim != nil {
