@@ -81,9 +81,11 @@ type pageCache struct {
 }
 
 type pageEntry struct {
-	key  string
-	gen  uint64
-	body []byte
+	key    string
+	gen    uint64
+	body   []byte
+	gzOnce sync.Once
+	gz     []byte // pagegzip.go; nil until a gzip client asks, or when it does not shrink
 }
 
 func newPageCache(max int64, gen func() uint64, walletGen func(string) uint64, clock ratelimit.Clock) *pageCache {
@@ -119,9 +121,17 @@ func (c *pageCache) Wrap(next http.Handler) http.Handler {
 		gen := c.generation(kind, r) // before the handler: an entry is never older than its generation
 		b0 := c.bucket(kind)
 		key := pageKey(r.URL.Path, r.URL.RawQuery, b0)
-		if body := c.get(gen, key); body != nil {
+		w.Header().Set("Vary", "Accept-Encoding")
+		if el := c.get(gen, key); el != nil {
 			c.hits.Add(1)
-			writeBody(w, http.StatusOK, body)
+			if acceptsGzip(r.Header.Values("Accept-Encoding")) {
+				if gz := c.gzipped(el); gz != nil {
+					w.Header().Set("Content-Encoding", "gzip")
+					writeBody(w, http.StatusOK, gz)
+					return
+				}
+			}
+			writeBody(w, http.StatusOK, el.Value.(*pageEntry).body)
 			return
 		}
 		c.misses.Add(1)
@@ -152,9 +162,9 @@ func (c *pageCache) generation(kind int, r *http.Request) uint64 {
 	return c.gen()
 }
 
-// get returns the body cached for key at generation gen, or nil. An entry
-// of an older generation is dropped.
-func (c *pageCache) get(gen uint64, key string) []byte {
+// get returns the entry cached for key at generation gen, or nil. An entry
+// of an older generation is dropped. The entry's body never changes.
+func (c *pageCache) get(gen uint64, key string) *list.Element {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	el := c.m[key]
@@ -170,7 +180,7 @@ func (c *pageCache) get(gen uint64, key string) []byte {
 		return nil
 	}
 	c.lru.MoveToFront(el)
-	return e.body
+	return el
 }
 
 func (c *pageCache) put(gen uint64, key string, body []byte) {
@@ -201,7 +211,7 @@ func (c *pageCache) remove(el *list.Element) {
 	e := el.Value.(*pageEntry)
 	c.lru.Remove(el)
 	delete(c.m, e.key)
-	c.bytes -= int64(len(e.body) + len(e.key))
+	c.bytes -= int64(len(e.body) + len(e.key) + len(e.gz))
 	c.size.Store(c.bytes)
 	c.count.Store(int64(len(c.m)))
 }

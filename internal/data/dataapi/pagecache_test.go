@@ -1,6 +1,8 @@
 package dataapi_test
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
 	"fmt"
 	"io"
@@ -9,6 +11,7 @@ import (
 	"net/http/httptest"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -394,4 +397,53 @@ func TestPageCache_AWalletsFeedsOutliveOtherWalletsIngest(t *testing.T) {
 	rig.apply([]ledger.Event{rig.gen.market(1, "Renamed?")})
 	step("after a market rename", false, false)
 	step("again", true, true)
+}
+
+// A hit is served gzip-compressed to a client that asks for it (the same
+// bytes once decompressed), and uncompressed to one that does not or that
+// refuses gzip; every cacheable answer says Vary: Accept-Encoding.
+func TestPageCache_ServesGzipToClientsThatAskForIt(t *testing.T) {
+	rig := newCacheRig(t, nil)
+	rig.apply(rig.gen.setup())
+	for i := 0; i < 10; i++ {
+		rig.apply(rig.gen.batch(rig.clock.Now().Unix()))
+	}
+	w := rigWallet(0)
+	path := "/v2/activity?user=" + w + "&start=1"
+	_, want := fetch(t, rig.uncache.URL+path)
+	raw := &http.Client{Transport: &http.Transport{DisableCompression: true}}
+	get := func(enc string) (*http.Response, []byte) {
+		req, _ := http.NewRequest(http.MethodGet, rig.cached.URL+path, nil)
+		if enc != "" {
+			req.Header.Set("Accept-Encoding", enc)
+		}
+		resp, err := raw.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp, b
+	}
+	if resp, b := get("gzip"); resp.Header.Get("Content-Encoding") != "" || string(b) != want {
+		t.Fatalf("a miss: encoding %q", resp.Header.Get("Content-Encoding")) // misses go out as rendered
+	}
+	resp, b := get("gzip, br")
+	if resp.Header.Get("Content-Encoding") != "gzip" || resp.Header.Get("Vary") != "Accept-Encoding" ||
+		resp.Header.Get("Content-Length") != strconv.Itoa(len(b)) || len(b) >= len(want) {
+		t.Fatalf("gzip hit: %v, %d bytes of %d", resp.Header, len(b), len(want))
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if plain, _ := io.ReadAll(zr); string(plain) != want {
+		t.Fatal("the gzip hit does not decompress to the page")
+	}
+	for _, enc := range []string{"", "gzip;q=0", "identity"} {
+		resp, b := get(enc)
+		if resp.Header.Get("Content-Encoding") != "" || string(b) != want || resp.Header.Get("Vary") != "Accept-Encoding" {
+			t.Errorf("Accept-Encoding %q: encoding %q, %d bytes", enc, resp.Header.Get("Content-Encoding"), len(b))
+		}
+	}
 }
