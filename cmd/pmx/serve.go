@@ -110,6 +110,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		dataOpts.Limits = &ratelimit.Config{}
 	}
 	data := dataapi.New(dataOpts)
+	metrics.Registry.MustRegister(data.Collectors()...) // the page cache's bytes, hits, evictions
 	catLimiter, err := ratelimit.New(ratelimit.CatalogDefaults(), nil)
 	if err != nil {
 		return err
@@ -140,7 +141,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	defer stopMM() // before perpsSrv.Close
 
-	adminRoutes := map[string]http.Handler{"POST /admin/catalog": catalog.ImportHandler(stores.catalog)}
+	adminRoutes := map[string]http.Handler{"POST /admin/catalog": catalog.ImportHandler(stores.pipeline)}
 	maps.Copy(adminRoutes, perpsSrv.AdminRoutes())
 	adminAPI := &admin.Handler{Ledger: stores.pipeline, Lookup: st.Outcomes, Extra: adminRoutes}
 	adminMux := http.NewServeMux()

@@ -122,6 +122,10 @@ func (db *DB) Apply(ctx context.Context, events []ledger.Event) (int, error) {
 				db.progress(i, len(events))
 			}
 		}
+		switch events[i].Kind {
+		case ledger.KindMarket, ledger.KindComboMarket, ledger.KindResolution, ledger.KindBuilder:
+			a.cat.textsGen = a.cat.gen
+		}
 		ok, err := a.apply(&events[i])
 		if err != nil {
 			if isStoreFailure(err) {

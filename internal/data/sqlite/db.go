@@ -148,3 +148,28 @@ func migrate(ctx context.Context, w *sql.DB) error {
 	}
 	return migrations.Run(ctx, w, files, "schema_version")
 }
+
+// Generation implements dataapi.Generational: the published catalog's
+// number. Every committed Apply publishes a new catalog (with the hot
+// model, under its lock) before it returns, so the number moves after the
+// batch is visible and never before.
+func (db *DB) Generation() uint64 { return uint64(db.cat.Load().gen) }
+
+// WalletGeneration implements dataapi.WalletGenerational: the generation of
+// what a wallet's feeds (/v2/trades?user=, /v2/activity?user=) show. They
+// are a function of the wallet's activity rows and profile (published with
+// the wallet's gen, under the hot model's lock, by every Apply that touched
+// the wallet) and of the market texts that enrich the rows (the catalog's
+// textsGen), so the larger of the two moves exactly when such a page can
+// change, and never before the change is visible. Marks do not enter the
+// feeds, so other wallets' trades leave it alone.
+func (db *DB) WalletGeneration(addr string) uint64 {
+	h := &db.hot
+	h.mu.RLock()
+	defer h.mu.RUnlock()
+	g := db.cat.Load().textsGen
+	if hw := h.byAddr[addr]; hw != nil && hw.gen > g {
+		g = hw.gen
+	}
+	return uint64(g)
+}
