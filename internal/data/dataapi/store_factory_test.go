@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"pmx/internal/data/postgres"
-	"pmx/internal/data/postgres/pgtest"
 	"pmx/internal/data/sqlite"
+	"pmx/internal/pgsql/pgtest"
 )
 
 // The black-box suites run against either store: the embedded file by

@@ -13,7 +13,6 @@ import (
 	"fmt"
 	"io/fs"
 	"runtime"
-	"strings"
 	"sync/atomic"
 	"time"
 
@@ -21,15 +20,11 @@ import (
 
 	"pmx/internal/data/sqlite"
 	"pmx/internal/migrate"
+	"pmx/internal/pgsql"
 )
 
 //go:embed migrations/*.sql
 var migrationFS embed.FS
-
-// IsURL tells a PostgreSQL connection string from a data directory.
-func IsURL(s string) bool {
-	return strings.HasPrefix(s, "postgres://") || strings.HasPrefix(s, "postgresql://")
-}
 
 // Options tunes Open. The zero value is a writer with the production pools.
 type Options struct {
@@ -63,34 +58,12 @@ const indexesSQL = `SELECT indexname, indexdef FROM pg_indexes i
 	WHERE schemaname = current_schema() AND tablename IN ('activity', 'positions')
 	AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conname = i.indexname)`
 
-// Pool opens a pgx pool of conns connections on url with statement_timeout
-// set (unless the URL sets it) and checks the server answers.
-func Pool(ctx context.Context, url string, conns int, stmtTimeout time.Duration) (*pgxpool.Pool, error) {
-	cfg, err := pgxpool.ParseConfig(url)
-	if err != nil {
-		return nil, fmt.Errorf("postgres: %w", err)
-	}
-	cfg.MaxConns = int32(conns)
-	if _, ok := cfg.ConnConfig.RuntimeParams["statement_timeout"]; !ok && stmtTimeout > 0 {
-		cfg.ConnConfig.RuntimeParams["statement_timeout"] = fmt.Sprint(stmtTimeout.Milliseconds())
-	}
-	p, err := pgxpool.NewWithConfig(ctx, cfg)
-	if err != nil {
-		return nil, fmt.Errorf("postgres: %w", err)
-	}
-	if err := p.Ping(ctx); err != nil {
-		p.Close()
-		return nil, &Error{err}
-	}
-	return p, nil
-}
-
 // Migrate brings the data store's schema on url up to date: the store's
 // migrations (translated, recorded in schema_version like the file's) and
 // this package's (pg_schema_version). Concurrent callers serialize on an
 // advisory lock.
 func Migrate(ctx context.Context, db *sql.DB) error {
-	return locked(ctx, db, func() error {
+	return pgsql.Locked(ctx, db, func() error {
 		if err := migrate.Run(ctx, db, sqlite.Migrations(), "schema_version"); err != nil {
 			return err
 		}
@@ -100,25 +73,6 @@ func Migrate(ctx context.Context, db *sql.DB) error {
 		}
 		return migrate.Run(ctx, db, own, "pg_schema_version")
 	})
-}
-
-// migrateLockKey serializes migrations of every pmx store on one database.
-const migrateLockKey = 0x706d78_00_00
-
-// locked runs f holding the migration lock. migrate.Run takes a pool, so the
-// lock is a session lock on a connection set aside for its duration; f's own
-// statements run on other connections of db (it needs at least two).
-func locked(ctx context.Context, db *sql.DB, f func() error) error {
-	c, err := db.Conn(ctx)
-	if err != nil {
-		return err
-	}
-	defer c.Close()
-	if _, err := c.ExecContext(ctx, `SELECT pg_advisory_lock(?)`, migrateLockKey); err != nil {
-		return err
-	}
-	defer c.ExecContext(context.Background(), `SELECT pg_advisory_unlock(?)`, migrateLockKey)
-	return f()
 }
 
 // Open connects to url, migrates (a writer) or checks the schema is there
@@ -132,16 +86,16 @@ func Open(ctx context.Context, url string, opt Options) (*DB, error) {
 	if st == 0 {
 		st = 10 * time.Second
 	}
-	w, err := Pool(ctx, url, 2, 0)
+	w, err := pgsql.Pool(ctx, url, 2, 0)
 	if err != nil {
 		return nil, err
 	}
-	r, err := Pool(ctx, url, n, st)
+	r, err := pgsql.Pool(ctx, url, n, st)
 	if err != nil {
 		w.Close()
 		return nil, err
 	}
-	wdb, rdb := SQL(w), SQL(r)
+	wdb, rdb := pgsql.SQL(w), pgsql.SQL(r)
 	fail := func(err error) (*DB, error) {
 		wdb.Close()
 		rdb.Close()

@@ -1,4 +1,11 @@
-package postgres
+// Package pgsql is the PostgreSQL connection every pmx store shares (data,
+// catalog, CLOB keys). The stores are written against database/sql in SQL
+// that SQLite and PostgreSQL agree on. Their PostgreSQL handle is a *sql.DB
+// over a pgx pool (pgx's stdlib connector: pgx's own protocol and statement
+// cache) whose connections translate every statement (translate.go), pass
+// booleans as 0/1 (the schemas keep SQLite's integer flags) and wrap errors
+// so the HTTP layers classify them (Error).
+package pgsql
 
 import (
 	"context"
@@ -11,12 +18,6 @@ import (
 	"github.com/jackc/pgx/v5/pgxpool"
 	"github.com/jackc/pgx/v5/stdlib"
 )
-
-// The stores are written against database/sql. Their PostgreSQL handle is a
-// *sql.DB over a pgx pool (pgx's stdlib connector: pgx's own protocol and
-// statement cache) whose connections translate every statement (translate.go),
-// pass booleans as 0/1 (the schema keeps SQLite's integer flags) and wrap
-// errors so the HTTP layer classifies them (Error).
 
 // SQL returns a *sql.DB over pool that speaks the stores' SQL. Its size is
 // the pool's; closing it leaves the pool open.

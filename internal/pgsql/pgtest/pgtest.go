@@ -7,12 +7,15 @@ package pgtest
 import (
 	"context"
 	"crypto/rand"
+	"database/sql"
 	"encoding/hex"
 	"net/url"
 	"os"
 	"testing"
 
 	"github.com/jackc/pgx/v5"
+
+	"pmx/internal/pgsql"
 )
 
 // Env is the variable holding the cluster's admin URL.
@@ -60,4 +63,26 @@ func exec(t testing.TB, dsn, q string) {
 	if _, err := c.Exec(ctx, q); err != nil {
 		t.Fatalf("pgtest: %s: %v", q, err)
 	}
+}
+
+// Store names the store the parameterised suites run against:
+// PMX_TEST_STORE=postgres, else the embedded file ("sqlite").
+func Store() string {
+	if s := os.Getenv("PMX_TEST_STORE"); s != "" {
+		return s
+	}
+	return "sqlite"
+}
+
+// SQL is a translating handle (pgsql.SQL) of conns connections on a fresh
+// database, closed at cleanup.
+func SQL(t testing.TB, conns int) *sql.DB {
+	t.Helper()
+	p, err := pgsql.Pool(context.Background(), DB(t), conns, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db := pgsql.SQL(p)
+	t.Cleanup(func() { db.Close(); p.Close() })
+	return db
 }

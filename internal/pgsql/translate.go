@@ -1,4 +1,4 @@
-package postgres
+package pgsql
 
 import (
 	"fmt"
@@ -15,8 +15,10 @@ import (
 //     INSERT OR REPLACE INTO t (cols) an upsert on t's primary key (conflicts
 //     lists them) that sets every other listed column;
 //   - LIKE is ILIKE (SQLite's LIKE ignores ASCII case); LIMIT -1 is LIMIT ALL;
-//   - in schema statements (CREATE/ALTER TABLE) INTEGER is BIGINT (SQLite
-//     integers are 64-bit), BLOB is BYTEA, TEXT sorts bytewise (COLLATE "C",
+//     instr(a, b) is strpos(a, b);
+//   - INTEGER is BIGINT (SQLite integers are 64-bit; CAST(? AS INTEGER) types
+//     a parameter PostgreSQL cannot infer); in schema statements (CREATE/ALTER
+//     TABLE) BLOB is BYTEA, TEXT sorts bytewise (COLLATE "C",
 //     as SQLite's BINARY) and WITHOUT ROWID is dropped.
 //
 // String literals, quoted identifiers and -- comments pass through as they are.
@@ -134,9 +136,11 @@ func Translate(q string) (string, error) {
 			}
 			b.WriteString("INSERT")
 			i = mode // the "INTO" and the rest follow unchanged
+		case u == "INSTR" && i+1 < len(toks) && toks[i+1].text == "(":
+			b.WriteString("strpos")
 		case u == "LIKE":
 			b.WriteString("ILIKE")
-		case ddl && u == "INTEGER":
+		case u == "INTEGER":
 			b.WriteString("BIGINT")
 		case ddl && u == "BLOB":
 			b.WriteString("BYTEA")
