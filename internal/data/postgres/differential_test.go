@@ -117,9 +117,9 @@ func (p *pair) fetch(t *testing.T, u string) ([]byte, int) {
 
 // param is one query parameter of a route, from the OpenAPI document.
 type param struct {
-	Name     string   `json:"name"`
-	Required bool     `json:"required"`
-	Ref      string   `json:"$ref"`
+	Name     string `json:"name"`
+	Required bool   `json:"required"`
+	Ref      string `json:"$ref"`
 	Schema   struct {
 		Type string   `json:"type"`
 		Enum []string `json:"enum"`
@@ -345,4 +345,3 @@ func TestDifferential_EveryRouteAnswersTheSameBytesOnBothStores(t *testing.T) {
 	}
 	t.Logf("%d requests over %d routes, all byte-identical; 200s by route: %v", requests, len(paths), ok)
 }
-
