@@ -19,10 +19,10 @@ import (
 	"pmx/internal/catalog/catalog"
 	"pmx/internal/catalog/catalogsql"
 	"pmx/internal/clob/clobhttp"
-	"pmx/internal/clob/clobsql"
 	"pmx/internal/config"
 	"pmx/internal/data/dataapi"
 	"pmx/internal/data/ingest"
+	"pmx/internal/data/postgres"
 	"pmx/internal/data/sqlite"
 	"pmx/internal/perps/perpshttp"
 	"pmx/internal/ratelimit"
@@ -56,15 +56,21 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 
-	dbPath := dd.File(dbFile)
-	if _, err := os.Stat(dbPath); errors.Is(err, os.ErrNotExist) && cfg.Demo {
-		if err := loadDemo(ctx, dbPath, cfg.DemoSeed, cfg.DemoScale, demoNow(time.Now()), stderr, log); err != nil {
-			return fmt.Errorf("loading demo world: %w", err)
+	var stores *stores
+	if cfg.Store != "" { // PostgreSQL (store.go): the cursor key is the deployment's
+		if stores, cursorKey, err = pgServe(ctx, cfg, stderr, log); err != nil {
+			return err
 		}
-	}
-	stores, err := openStores(ctx, dbPath, nil)
-	if err != nil {
-		return err
+	} else {
+		dbPath := dd.File(dbFile)
+		if _, err := os.Stat(dbPath); errors.Is(err, os.ErrNotExist) && cfg.Demo {
+			if err := loadDemo(ctx, dbPath, cfg.DemoSeed, cfg.DemoScale, demoNow(time.Now()), stderr, log); err != nil {
+				return fmt.Errorf("loading demo world: %w", err)
+			}
+		}
+		if stores, err = openStores(ctx, dbPath, nil); err != nil {
+			return err
+		}
 	}
 	defer stores.Close()
 	st := stores.data
@@ -80,31 +86,38 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	catalogAPI := catalog.NewHandler(stores.catalog, catalog.Options{Live: st, Log: log})
-	clobAPI, clobLimiter, err := newCLOB(ctx, dd, stores, log)
-	if err != nil {
-		return err
-	}
-
-	perpsSrv, err := perpshttp.New(perpshttp.Options{Dir: dd.File("perps"), Log: log,
-		RiskDelay: cfg.PerpsRiskDelay, AcceptDelay: cfg.PerpsAcceptDelay, TakerDelay: cfg.PerpsTakerDelay,
-		ModifyDelay: cfg.PerpsModifyDelay, COIDWait: cfg.PerpsCOIDWait, NoHeldCancels: !cfg.PerpsHeldCancels,
-		KnownKeys: cmp.Or(cfg.PerpsKnownKeys, -1)})
-	if err != nil {
-		return err
-	}
-	defer perpsSrv.Close() // after the listeners have shut down (defers run last-in first-out)
-	for how, i := range map[string]int{"recovered": 0, "known_key": 1} {
-		metrics.CounterFunc("pmx_perps_signers_total", "Signed perps requests whose signer was found by recovery or by the connection's known key.",
-			map[string]string{"how": how}, func() float64 { return float64(perpsSrv.SignerStats()[i]) })
-	}
-	stopMM, err := startPerpsDemo(perpsSrv, cfg, log)
-	if err != nil {
-		return err
-	}
-	defer stopMM() // before perpsSrv.Close
-
+	var listeners []*server.Listener
 	adminRoutes := map[string]http.Handler{"POST /admin/catalog": catalog.ImportHandler(stores.catalog)}
-	maps.Copy(adminRoutes, perpsSrv.AdminRoutes())
+	if serves(cfg.Role, "clob") { // not on a read node: the exchanges and their journals live on the writer
+		clobAPI, clobLimiter, err := newCLOB(ctx, dd, stores, log)
+		if err != nil {
+			return err
+		}
+		perpsSrv, err := perpshttp.New(perpshttp.Options{Dir: dd.File("perps"), Log: log,
+			RiskDelay: cfg.PerpsRiskDelay, AcceptDelay: cfg.PerpsAcceptDelay, TakerDelay: cfg.PerpsTakerDelay,
+			ModifyDelay: cfg.PerpsModifyDelay, COIDWait: cfg.PerpsCOIDWait, NoHeldCancels: !cfg.PerpsHeldCancels,
+			KnownKeys: cmp.Or(cfg.PerpsKnownKeys, -1)})
+		if err != nil {
+			return err
+		}
+		defer perpsSrv.Close() // after the listeners have shut down (defers run last-in first-out)
+		for how, i := range map[string]int{"recovered": 0, "known_key": 1} {
+			metrics.CounterFunc("pmx_perps_signers_total", "Signed perps requests whose signer was found by recovery or by the connection's known key.",
+				map[string]string{"how": how}, func() float64 { return float64(perpsSrv.SignerStats()[i]) })
+		}
+		stopMM, err := startPerpsDemo(perpsSrv, cfg, log)
+		if err != nil {
+			return err
+		}
+		defer stopMM() // before perpsSrv.Close
+		maps.Copy(adminRoutes, perpsSrv.AdminRoutes())
+		listeners = append(listeners,
+			&server.Listener{Name: "clob", Addr: cfg.ClobAddr, Handler: clobAPI,
+				Wrap: ipLimit(cfg.IPLimits, ratelimit.Middleware{L: clobLimiter, Reject: clobhttp.RateLimited})},
+			// The perps listener limits by request weight itself (429, no delay).
+			&server.Listener{Name: "perps", Addr: cfg.PerpsAddr, Handler: perpsSrv.Handler(), ConnContext: perpshttp.ConnContext})
+	}
+
 	adminAPI := &admin.Handler{Ledger: stores.pipeline, Lookup: st.Outcomes, Extra: adminRoutes}
 	adminMux := http.NewServeMux()
 	adminMux.Handle("GET /metrics", metrics.Handler())
@@ -113,16 +126,14 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	adminMux.Handle("/debug/pprof/", server.RequireToken(token, http.HandlerFunc(pprof.Index)))
 	adminMux.Handle("/debug/pprof/profile", server.RequireToken(token, http.HandlerFunc(pprof.Profile)))
 
-	g := &server.Group{Log: log, Metrics: metrics, Listeners: []*server.Listener{
-		{Name: "data", Addr: cfg.DataAddr, Handler: data, ServesOK: true},
-		{Name: "catalog", Addr: cfg.CatalogAddr, Handler: catalogAPI,
-			Wrap: ipLimit(cfg.IPLimits, ratelimit.Middleware{L: catLimiter, Reject: catalogRateLimited})},
-		{Name: "clob", Addr: cfg.ClobAddr, Handler: clobAPI,
-			Wrap: ipLimit(cfg.IPLimits, ratelimit.Middleware{L: clobLimiter, Reject: clobhttp.RateLimited})},
-		// The perps listener limits by request weight itself (429, no delay).
-		{Name: "perps", Addr: cfg.PerpsAddr, Handler: perpsSrv.Handler(), ConnContext: perpshttp.ConnContext},
-		{Name: "admin", Addr: cfg.AdminAddr, Handler: adminMux},
-	}}
+	if serves(cfg.Role, "data") {
+		listeners = append([]*server.Listener{
+			{Name: "data", Addr: cfg.DataAddr, Handler: data, ServesOK: true},
+			{Name: "catalog", Addr: cfg.CatalogAddr, Handler: catalogAPI,
+				Wrap: ipLimit(cfg.IPLimits, ratelimit.Middleware{L: catLimiter, Reject: catalogRateLimited})}}, listeners...)
+	}
+	listeners = append(listeners, &server.Listener{Name: "admin", Addr: cfg.AdminAddr, Handler: adminMux})
+	g := &server.Group{Log: log, Metrics: metrics, Listeners: listeners}
 	if err := g.Start(); err != nil {
 		return err
 	}
@@ -130,7 +141,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "%-8s %s\n", l.Name, l.URL())
 		log.Info("listening", "service", l.Name, "url", l.URL())
 	}
-	log.Info("serving", "data_dir", cfg.DataDir)
+	log.Info("serving", "data_dir", cfg.DataDir, "role", cfg.Role)
 
 	select {
 	case <-ctx.Done():
@@ -180,6 +191,8 @@ type stores struct {
 	catPool  *sql.DB
 	catalog  *catalogsql.Store
 	pipeline *ingest.Pipeline
+	pg       *postgres.DB // the data store when on PostgreSQL (store.go)
+	closers  []func()     // run after the pools close
 }
 
 func openStores(ctx context.Context, path string, progress func(done, total int)) (*stores, error) {
@@ -205,6 +218,9 @@ func (s *stores) Close() error {
 	err := s.catPool.Close()
 	if err2 := s.data.Close(); err == nil {
 		err = err2
+	}
+	for _, c := range s.closers {
+		c()
 	}
 	return err
 }
@@ -235,7 +251,7 @@ func newCLOB(ctx context.Context, dd *server.DataDir, st *stores, log *slog.Logg
 	if err != nil {
 		return nil, nil, fmt.Errorf("clob.key: %w", err)
 	}
-	keys, err := clobsql.New(ctx, st.catPool)
+	keys, err := clobKeys(ctx, st)
 	if err != nil {
 		return nil, nil, err
 	}

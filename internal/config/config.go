@@ -39,6 +39,9 @@ type Serve struct {
 	// PerpsKnownKeys: how many signers' key tables the perps verifier keeps
 	// to check a connection's repeat signer without recovery (0: none).
 	PerpsKnownKeys int
+	// Store and Role: where the data and catalog live and what this process
+	// serves (store.go).
+	Store, Role string
 }
 
 // MaxPerpsDelay bounds each perps in-flight window (the engine's limit).
@@ -92,6 +95,7 @@ func (c *Serve) Bind(fs *flag.FlagSet, env func(string) string) {
 	dur(&c.PerpsCOIDWait, "perps-coid-wait", d.PerpsCOIDWait, "perps: how long a cancel by an unknown client order id waits for a racing create (production ~100ms)")
 	fs.IntVar(&c.PerpsKnownKeys, "perps-known-keys", int(envInt(env, "perps-known-keys", int64(d.PerpsKnownKeys))), "perps: signers whose key tables are kept to verify a connection's repeat signer without recovery, ~110 KB each, 0 = off (env PMX_PERPS_KNOWN_KEYS)")
 	fs.BoolVar(&c.PerpsHeldCancels, "perps-held-cancels", envBool(env, "perps-held-cancels", d.PerpsHeldCancels), "perps: hold a cancel that races an accept (else order_in_flight) (env PMX_PERPS_HELD_CANCELS)")
+	c.bindStore(fs, env)
 }
 
 // Check validates values the flag types cannot.
@@ -109,7 +113,7 @@ func (c *Serve) Check() error {
 	if c.PerpsKnownKeys < 0 {
 		return fmt.Errorf("--perps-known-keys %d: must be 0 or more", c.PerpsKnownKeys)
 	}
-	return nil
+	return c.checkStore()
 }
 
 // EnvName maps a flag name to its environment variable: data-dir -> PMX_DATA_DIR.

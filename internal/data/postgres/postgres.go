@@ -13,6 +13,8 @@ import (
 	"fmt"
 	"io/fs"
 	"runtime"
+	"strconv"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -42,6 +44,7 @@ type Options struct {
 type DB struct {
 	*sqlite.DB
 	w, r *pgxpool.Pool
+	wsql *sql.DB // the store's writer handle over w (database/sql holds w's connections)
 	stop context.CancelFunc
 	done chan struct{}
 
@@ -75,6 +78,30 @@ func Migrate(ctx context.Context, db *sql.DB) error {
 	})
 }
 
+// Current checks the schema is at this binary's versions (what a read
+// node, which never migrates, needs).
+func Current(ctx context.Context, db *sql.DB) error {
+	own, err := fs.Sub(migrationFS, "migrations")
+	if err != nil {
+		return err
+	}
+	for _, m := range []struct {
+		files fs.FS
+		table string
+	}{{sqlite.Migrations(), "schema_version"}, {own, "pg_schema_version"}} {
+		names, err := fs.Glob(m.files, "*.sql")
+		if err != nil || len(names) == 0 {
+			return fmt.Errorf("postgres: no migrations: %v", err)
+		}
+		want, _ := strconv.Atoi(strings.SplitN(names[len(names)-1], "_", 2)[0])
+		var have int
+		if err := db.QueryRowContext(ctx, `SELECT COALESCE(MAX(version), 0) FROM `+m.table).Scan(&have); err != nil || have != want {
+			return fmt.Errorf("postgres: %s is at version %d, this binary needs %d: run 'pmx migrate' (%v)", m.table, have, want, err)
+		}
+	}
+	return nil
+}
+
 // Open connects to url, migrates (a writer) or checks the schema is there
 // (a follower), and starts the store.
 func Open(ctx context.Context, url string, opt Options) (*DB, error) {
@@ -103,7 +130,12 @@ func Open(ctx context.Context, url string, opt Options) (*DB, error) {
 		r.Close()
 		return nil, err
 	}
-	if err := Migrate(ctx, wdb); err != nil {
+	if opt.Follower { // a read node writes nothing, not even the schema
+		err = Current(ctx, wdb)
+	} else {
+		err = Migrate(ctx, wdb)
+	}
+	if err != nil {
 		return fail(err)
 	}
 	d := sqlite.Dialect{IndexesSQL: indexesSQL, ApplyLock: fmt.Sprintf("SELECT pg_advisory_xact_lock(%d)", ApplyLockKey),
@@ -114,7 +146,7 @@ func Open(ctx context.Context, url string, opt Options) (*DB, error) {
 		r.Close()
 		return nil, err
 	}
-	db := &DB{DB: s, w: w, r: r}
+	db := &DB{DB: s, w: w, r: r, wsql: wdb}
 	if opt.Follower {
 		fctx, cancel := context.WithCancel(context.Background())
 		db.stop, db.done = cancel, make(chan struct{})
