@@ -121,7 +121,9 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	adminAPI := &admin.Handler{Ledger: stores.pipeline, Lookup: st.Outcomes, Extra: adminRoutes}
 	adminMux := http.NewServeMux()
 	adminMux.Handle("GET /metrics", metrics.Handler())
-	adminMux.Handle("/", server.RequireToken(token, adminAPI.Routes()))
+	if serves(cfg.Role, "ingest") { // a read node takes no writes: metrics and profiles only
+		adminMux.Handle("/", server.RequireToken(token, adminAPI.Routes()))
+	}
 	// Go profiles for operators (CPU, heap, goroutines), behind the admin token.
 	adminMux.Handle("/debug/pprof/", server.RequireToken(token, http.HandlerFunc(pprof.Index)))
 	adminMux.Handle("/debug/pprof/profile", server.RequireToken(token, http.HandlerFunc(pprof.Profile)))

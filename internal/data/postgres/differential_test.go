@@ -60,10 +60,12 @@ func serve(t testing.TB, s store.Store) *httptest.Server {
 	return srv
 }
 
-// pair is the same world on both stores.
+// pair is the same world on both stores, PostgreSQL twice: through the
+// writer (the hot read model, as the file) and through a read node (no hot
+// model: every route reads SQL).
 type pair struct {
-	lite, pg *httptest.Server
-	client   *http.Client
+	lite, pg, node *httptest.Server
+	client         *http.Client
 }
 
 func newPair(t *testing.T, evs []ledger.Event, batch int) *pair {
@@ -74,7 +76,8 @@ func newPair(t *testing.T, evs []ledger.Event, batch int) *pair {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { lite.Close() })
-	pg, err := postgres.Open(context.Background(), pgtest.DB(t), postgres.Options{Options: sqlite.Options{Clock: clock}})
+	url := pgtest.DB(t)
+	pg, err := postgres.Open(context.Background(), url, postgres.Options{Options: sqlite.Options{Clock: clock}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +90,12 @@ func newPair(t *testing.T, evs []ledger.Event, batch int) *pair {
 			t.Fatalf("batch at %d: sqlite %d %v, postgres %d %v", i, n1, err1, n2, err2)
 		}
 	}
-	return &pair{lite: serve(t, lite), pg: serve(t, pg), client: &http.Client{}}
+	node, err := postgres.Open(context.Background(), url, postgres.Options{Options: sqlite.Options{Clock: clock}, Follower: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { node.Close() })
+	return &pair{lite: serve(t, lite), pg: serve(t, pg), node: serve(t, node), client: &http.Client{}}
 }
 
 var traceID = regexp.MustCompile(`"trace_id":"[^"]*"`)
@@ -98,6 +106,9 @@ func (p *pair) get(t *testing.T, path string) (int, []byte, []byte) {
 	b, sb := p.fetch(t, p.pg.URL+path)
 	if sa != sb || !bytes.Equal(a, b) {
 		t.Fatalf("GET %s differs:\nsqlite   %d %.600s\npostgres %d %.600s", path, sa, a, sb, b)
+	}
+	if c, sc := p.fetch(t, p.node.URL+path); sa != sc || !bytes.Equal(a, c) {
+		t.Fatalf("GET %s differs:\nsqlite    %d %.600s\nread node %d %.600s", path, sa, a, sc, c)
 	}
 	return sa, a, b
 }
