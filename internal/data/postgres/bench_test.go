@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -45,13 +46,15 @@ func BenchmarkStores(b *testing.B) {
 		scale = v
 	}
 	evs := demoWorld(b, scale)
+	clock := func() time.Time { return now } // the demo world's "now"
 	type deployment struct {
 		name          string
 		data, catalog []*httptest.Server
 	}
 	var deps []deployment
 	serveBoth := func(d store.Store, cat *catalogsql.Store, live catalog.LiveFields) (*httptest.Server, *httptest.Server) {
-		data := dataapi.New(dataapi.Options{Store: d, CursorKey: []byte("bench-cursor-key-0123456789"), Limits: &ratelimit.Config{}})
+		data := dataapi.New(dataapi.Options{Store: d, CursorKey: []byte("bench-cursor-key-0123456789"), Limits: &ratelimit.Config{},
+			Clock: ratelimit.NewManualClock(now)})
 		ds, cs := httptest.NewServer(data), httptest.NewServer(catalog.NewHandler(cat, catalog.Options{Live: live}))
 		b.Cleanup(func() { ds.Close(); cs.Close() })
 		return ds, cs
@@ -68,7 +71,7 @@ func BenchmarkStores(b *testing.B) {
 
 	// SQLite.
 	path := filepath.Join(b.TempDir(), "pmx.db")
-	lite, err := sqlite.Open(path, sqlite.Options{})
+	lite, err := sqlite.Open(path, sqlite.Options{Clock: clock})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -88,7 +91,7 @@ func BenchmarkStores(b *testing.B) {
 
 	// PostgreSQL: the writer serving, then two read nodes.
 	url := pgtest.DB(b)
-	pg, err := postgres.Open(context.Background(), url, postgres.Options{})
+	pg, err := postgres.Open(context.Background(), url, postgres.Options{Options: sqlite.Options{Clock: clock}})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -112,7 +115,7 @@ func BenchmarkStores(b *testing.B) {
 	deps = append(deps, deployment{"postgres", []*httptest.Server{d}, []*httptest.Server{c}})
 	var nd, nc []*httptest.Server
 	for range 2 {
-		node, err := postgres.Open(context.Background(), url, postgres.Options{Follower: true})
+		node, err := postgres.Open(context.Background(), url, postgres.Options{Options: sqlite.Options{Clock: clock}, Follower: true})
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -141,7 +144,7 @@ func BenchmarkStores(b *testing.B) {
 					srvs = dep.catalog
 				}
 				runClients(b, srvs, func(i int) string {
-					if r.catalog {
+					if !strings.Contains(r.path, "%s") {
 						return r.path
 					}
 					return fmt.Sprintf(r.path, wallets[i%len(wallets)])

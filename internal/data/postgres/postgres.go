@@ -12,6 +12,7 @@ import (
 	"embed"
 	"fmt"
 	"io/fs"
+	"log/slog"
 	"runtime"
 	"strconv"
 	"strings"
@@ -20,6 +21,7 @@ import (
 
 	"github.com/jackc/pgx/v5/pgxpool"
 
+	"pmx/internal/data/ledger"
 	"pmx/internal/data/sqlite"
 	"pmx/internal/migrate"
 	"pmx/internal/pgsql"
@@ -165,4 +167,21 @@ func (db *DB) Close() error {
 	db.w.Close()
 	db.r.Close()
 	return err
+}
+
+// analyzeAfter is the batch size after which Apply refreshes the planner's
+// statistics: a bulk load into fresh tables otherwise leaves estimates of
+// one row, and the planner walks the global trade index for a wallet's feed
+// until autovacuum gets round to it (measured: 40 ms instead of 0.1 ms).
+const analyzeAfter = 5_000
+
+// Apply is the store's Apply, then ANALYZE after a large batch.
+func (db *DB) Apply(ctx context.Context, events []ledger.Event) (int, error) {
+	n, err := db.DB.Apply(ctx, events)
+	if err == nil && n >= analyzeAfter {
+		if _, aerr := db.wsql.ExecContext(ctx, `ANALYZE`); aerr != nil {
+			slog.Warn("postgres: ANALYZE after a bulk apply", "err", aerr)
+		}
+	}
+	return n, err
 }
