@@ -2,7 +2,6 @@ package dataapi_test
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -16,14 +15,14 @@ import (
 // cluster) with PMX_TEST_STORE=postgres. scripts/test.sh runs both.
 
 // testStore names the store under test.
-var testStore = os.Getenv("PMX_TEST_STORE")
+var testStore = pgtest.Store()
 
 // openStore opens an empty store of the kind under test, closed at cleanup
 // (callers may close it again).
 func openStore(t testing.TB, opt sqlite.Options) (*sqlite.DB, error) {
 	t.Helper()
 	switch testStore {
-	case "", "sqlite":
+	case "sqlite":
 		return sqlite.Open(filepath.Join(t.TempDir(), "pmx.db"), opt)
 	case "postgres":
 		db, err := postgres.Open(context.Background(), pgtest.DB(t), postgres.Options{Options: opt})

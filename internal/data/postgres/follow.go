@@ -48,10 +48,8 @@ func (db *DB) listen(ctx context.Context, url string) error {
 		if _, err := c.WaitForNotification(ctx); err != nil {
 			return err
 		}
-		// Coalesce a burst: every pending notification is covered by one refresh.
 		if err := db.Refresh(ctx); err != nil {
 			return err
 		}
-		db.refreshed.Add(1)
 	}
 }

@@ -16,7 +16,6 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/jackc/pgx/v5/pgxpool"
@@ -49,8 +48,6 @@ type DB struct {
 	wsql *sql.DB // the store's writer handle over w (database/sql holds w's connections)
 	stop context.CancelFunc
 	done chan struct{}
-
-	refreshed atomic.Int64 // refreshes after a notification (tests wait on it)
 }
 
 // ApplyLockKey is the advisory lock every Apply takes: two writers on one
