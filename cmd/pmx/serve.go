@@ -112,10 +112,11 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		defer stopMM() // before perpsSrv.Close
 		maps.Copy(adminRoutes, perpsSrv.AdminRoutes())
 		listeners = append(listeners,
-			&server.Listener{Name: "clob", Addr: cfg.ClobAddr, Handler: clobAPI,
+			&server.Listener{Name: "clob", Addr: cfg.ClobAddr, Handler: clobAPI, Refuse: clobhttp.Refuse,
 				Wrap: ipLimit(cfg.IPLimits, ratelimit.Middleware{L: clobLimiter, Reject: clobhttp.RateLimited})},
 			// The perps listener limits by request weight itself (429, no delay).
-			&server.Listener{Name: "perps", Addr: cfg.PerpsAddr, Handler: perpsSrv.Handler(), ConnContext: perpshttp.ConnContext})
+			&server.Listener{Name: "perps", Addr: cfg.PerpsAddr, Handler: perpsSrv.Handler(), ConnContext: perpshttp.ConnContext,
+				Refuse: perpshttp.Refuse})
 	}
 
 	adminAPI := &admin.Handler{Ledger: stores.pipeline, Lookup: st.Outcomes, Extra: adminRoutes}
@@ -126,15 +127,17 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	// Go profiles for operators (CPU, heap, goroutines), behind the admin token.
 	adminMux.Handle("/debug/pprof/", server.RequireToken(token, http.HandlerFunc(pprof.Index)))
+	adminMux.Handle("/debug/pprof", server.RequireToken(token, http.HandlerFunc(pprof.Index))) // no redirect to the subtree
 	adminMux.Handle("/debug/pprof/profile", server.RequireToken(token, http.HandlerFunc(pprof.Profile)))
 
 	if serves(cfg.Role, "data") {
 		listeners = append([]*server.Listener{
-			{Name: "data", Addr: cfg.DataAddr, Handler: data, ServesOK: true},
-			{Name: "catalog", Addr: cfg.CatalogAddr, Handler: catalogAPI,
+			{Name: "data", Addr: cfg.DataAddr, Handler: data, ServesOK: true,
+				Wrap: dataapi.Trace, Refuse: dataapi.Refuse, Body: readOnlyBody},
+			{Name: "catalog", Addr: cfg.CatalogAddr, Handler: catalogAPI, Refuse: catalog.Refuse, Body: readOnlyBody,
 				Wrap: ipLimit(cfg.IPLimits, ratelimit.Middleware{L: catLimiter, Reject: catalogRateLimited})}}, listeners...)
 	}
-	listeners = append(listeners, &server.Listener{Name: "admin", Addr: cfg.AdminAddr, Handler: adminMux})
+	listeners = append(listeners, &server.Listener{Name: "admin", Addr: cfg.AdminAddr, Handler: adminMux, Refuse: adminRefuse, Body: adminBody})
 	g := &server.Group{Log: log, Metrics: metrics, Listeners: listeners}
 	if err := g.Start(); err != nil {
 		return err
@@ -273,3 +276,18 @@ func ipLimit(on bool, m ratelimit.Middleware) func(http.Handler) http.Handler {
 	}
 	return m.Wrap
 }
+
+// Listener-level refusals and body limits (see server.guard). The data
+// service and the catalog only read; the admin listener carries the big
+// operator uploads.
+var (
+	readOnlyBody = func(*http.Request) server.BodyLimit {
+		return server.BodyLimit{Max: 64 << 10, Timeout: 10 * time.Second}
+	}
+	adminBody = server.BodyByRoute(server.DefaultBody, map[string]server.BodyLimit{
+		"POST /admin/ledger":  {Max: admin.MaxLedgerBody, Timeout: 10 * time.Minute},
+		"POST /admin/catalog": {Max: catalog.MaxImportBytes, Timeout: 2 * time.Minute},
+	})
+	adminRefuse = server.RefuseByPrefix(server.JSONRefuse, map[string]server.Refuser{
+		"/admin/catalog": catalog.Refuse, "/admin/perps/": perpshttp.Refuse})
+)

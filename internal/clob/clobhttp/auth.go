@@ -141,7 +141,9 @@ func (h *Handler) RequireL2(next http.Handler) http.Handler {
 				WriteError(w, h.log, errTooLarge, nil)
 				return
 			}
-			WriteError(w, h.log, err, errL2)
+			// A body that cannot be read is the client's fault (aborted,
+			// stalled): no server log line.
+			WriteError(w, nil, err, errL2)
 			return
 		}
 		k, ok, err := h.store.Get(r.Context(), hd.APIKey)

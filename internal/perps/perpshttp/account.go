@@ -25,9 +25,9 @@ func parseAddr(w http.ResponseWriter, s string) (string, bool) {
 }
 
 func readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
-	if n := r.ContentLength; n > 0 && n <= MaxBody {
-		// Declared length (every client but a chunked one): one exact
-		// allocation; net/http's body stops at n bytes.
+	if n := r.ContentLength; n > 0 && n <= exactBody {
+		// A small declared length (every order body): one exact allocation;
+		// net/http's body stops at n bytes.
 		b := make([]byte, n)
 		if _, err := io.ReadFull(r.Body, b); err != nil {
 			writeErr(w, 400, "invalid request: body too large or unreadable")
@@ -35,6 +35,8 @@ func readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
 		}
 		return b, true
 	}
+	// Larger or chunked: read incrementally, so a client declaring 1 MiB and
+	// stalling pins a few hundred bytes, not the declared length.
 	b, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBody))
 	if err != nil {
 		writeErr(w, 400, "invalid request: body too large or unreadable")
@@ -42,6 +44,9 @@ func readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
 	}
 	return b, true
 }
+
+// exactBody is the largest declared body allocated up front.
+const exactBody = 16 << 10
 
 // verifyStatus is the HTTP status and error text of a perpsauth error, as
 // docs/signing.md says.

@@ -41,16 +41,18 @@ func errResult(batch bool, code int, msg string) result {
 func (s *Server) trade(opType string) http.HandlerFunc {
 	batch := opType != "cancelAll"
 	return func(w http.ResponseWriter, r *http.Request) {
+		// The base weight is charged before any body byte is read, so an
+		// over-budget client cannot make the server read (or hold) bodies;
+		// the batch's extra weight once the body is parsed.
+		if !s.chargeIP(w, r, 1, batch) {
+			return
+		}
 		body, ok := readBody(w, r)
 		if !ok {
 			return
 		}
 		req, err := perpsauth.ParseRequest(body)
-		weight := 1
-		if err == nil && batch {
-			weight += perpsauth.ArgCount(req.Op) / 20
-		}
-		if !s.chargeIP(w, r, weight, batch) {
+		if err == nil && batch && !s.chargeIP(w, r, perpsauth.ArgCount(req.Op)/20, batch) {
 			return
 		}
 		var res result
