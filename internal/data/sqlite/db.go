@@ -38,6 +38,7 @@ type DB struct {
 
 	boards boardCache // memoised boards (boards.go)
 	hot    hotModel   // in-memory wallet feeds (hot.go)
+	dia    Dialect    // the database server's differences (dialect.go); zero for the file
 }
 
 var _ store.Store = (*DB)(nil)
@@ -110,7 +111,13 @@ func Open(path string, opt Options) (*DB, error) {
 		w.Close()
 		return nil, err
 	}
-	db := &DB{w: w, r: r, clock: opt.Clock, progress: opt.Progress}
+	return start(w, r, opt, Dialect{})
+}
+
+// start loads the catalog and, unless d.Follower, the hot read model of an
+// open, migrated database; it owns (and closes on failure) both pools.
+func start(w, r *sql.DB, opt Options, d Dialect) (*DB, error) {
+	db := &DB{w: w, r: r, clock: opt.Clock, progress: opt.Progress, dia: d}
 	if db.clock == nil {
 		db.clock = time.Now
 	}
@@ -120,6 +127,9 @@ func Open(path string, opt Options) (*DB, error) {
 		return nil, err
 	}
 	db.cat.Store(cat)
+	if d.Follower {
+		return db, nil
+	}
 	if err := db.loadHot(context.Background()); err != nil {
 		db.Close()
 		return nil, err
@@ -129,6 +139,9 @@ func Open(path string, opt Options) (*DB, error) {
 
 // Close closes both pools.
 func (db *DB) Close() error {
+	if db.w == db.r {
+		return db.r.Close()
+	}
 	err1 := db.r.Close()
 	err2 := db.w.Close()
 	if err1 != nil {
