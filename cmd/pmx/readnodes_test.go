@@ -20,7 +20,7 @@ import (
 // the real binary (docs/postgres.md).
 
 // startRole runs `pmx serve --role role` on ephemeral ports and returns the
-// URLs it printed once its admin listener is up.
+// URLs it printed once it is ready.
 func startRole(t *testing.T, args ...string) (map[string]string, *exec.Cmd) {
 	t.Helper()
 	base := []string{"serve", "--data-addr", "127.0.0.1:0", "--catalog-addr", "127.0.0.1:0",
@@ -41,7 +41,7 @@ func startRole(t *testing.T, args ...string) (map[string]string, *exec.Cmd) {
 		if len(f) == 2 && strings.HasPrefix(f[1], "http://") {
 			urls[f[0]] = f[1]
 		}
-		if urls["admin"] != "" {
+		if strings.HasPrefix(sc.Text(), "ready in ") { // listeners answer 503 "starting" until then
 			break
 		}
 	}
