@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"time"
 
+	"pmx/internal/clob/clob"
 	"pmx/internal/clob/clobauth"
 	"pmx/internal/ratelimit"
 )
@@ -19,7 +20,7 @@ type Clock interface{ Now() time.Time }
 
 // Options configure the handler. Store and MasterKey are required.
 type Options struct {
-	Store     Store
+	Store     clob.Store
 	MasterKey []byte // at least 32 secret bytes; see clobauth.Deriver
 	Log       *slog.Logger
 	Clock     Clock             // default: the system clock
@@ -30,7 +31,7 @@ type Options struct {
 
 // Handler serves the CLOB routes.
 type Handler struct {
-	store    Store
+	store    clob.Store
 	deriver  *clobauth.Deriver
 	l1       *clobauth.L1
 	l2Window time.Duration
@@ -86,7 +87,7 @@ func (h *Handler) routes() {
 	// Anything else, including a known path with another method, is the
 	// contract's 404 body rather than net/http's plain text.
 	h.mux.HandleFunc("/", func(w http.ResponseWriter, _ *http.Request) {
-		WriteError(w, h.log, newError(http.StatusNotFound, MsgNotFound), nil)
+		fail(w, clob.ErrNotFound)
 	})
 }
 

@@ -27,6 +27,7 @@ import (
 	"github.com/decred/dcrd/dcrec/secp256k1/v4/ecdsa"
 	"golang.org/x/crypto/sha3"
 
+	"pmx/internal/clob/clob"
 	"pmx/internal/clob/clobhttp"
 	"pmx/internal/clob/clobsql"
 
@@ -170,7 +171,7 @@ func newStore(t testing.TB) *clobsql.Store {
 }
 
 // newEnvWith serves a handler over st.
-func newEnvWith(t testing.TB, st clobhttp.Store) *env {
+func newEnvWith(t testing.TB, st clob.Store) *env {
 	t.Helper()
 	clk := &fixedClock{t: time.Unix(now0, 0)}
 	h, err := clobhttp.New(clobhttp.Options{Store: st, MasterKey: []byte(strings.Repeat("k", 32)), Clock: clk})
@@ -234,3 +235,5 @@ func (r reply) creds(t testing.TB) creds {
 	}
 	return c
 }
+
+func msg(c clob.Code) string { return clob.Catalogue[c].Msg }
