@@ -11,7 +11,6 @@ import (
 	"pmx/internal/clob/clobauth"
 )
 
-
 // createKey is POST /auth/api-key (L1): a new key for (address, nonce).
 // A pair that already has an active key answers 400 "Could not create api
 // key" (the official client then falls back to derive). After a delete the
