@@ -12,6 +12,7 @@ import (
 
 	"pmx/internal/clob/clob"
 	"pmx/internal/clob/clobauth"
+	"pmx/internal/clob/clobsvc"
 	"pmx/internal/ratelimit"
 )
 
@@ -21,7 +22,8 @@ type Clock interface{ Now() time.Time }
 // Options configure the handler. Store and MasterKey are required.
 type Options struct {
 	Store     clob.Store
-	MasterKey []byte // at least 32 secret bytes; see clobauth.Deriver
+	Service   *clobsvc.Service // the exchange; nil serves only the API-key routes
+	MasterKey []byte           // at least 32 secret bytes; see clobauth.Deriver
 	Log       *slog.Logger
 	Clock     Clock             // default: the system clock
 	L1        clobauth.L1Config // domain, chain id (default 137) and window (default 5 min)
@@ -32,6 +34,7 @@ type Options struct {
 // Handler serves the CLOB routes.
 type Handler struct {
 	store    clob.Store
+	svc      *clobsvc.Service
 	deriver  *clobauth.Deriver
 	l1       *clobauth.L1
 	l2Window time.Duration
@@ -53,6 +56,7 @@ func New(opt Options) (*Handler, error) {
 	}
 	h := &Handler{
 		store:    opt.Store,
+		svc:      opt.Service,
 		deriver:  d,
 		l1:       clobauth.NewL1(opt.L1),
 		l2Window: opt.L2Window,
@@ -84,6 +88,9 @@ func (h *Handler) routes() {
 	h.mux.HandleFunc("GET /auth/derive-api-key", h.deriveKey)
 	h.mux.Handle("GET /auth/api-keys", h.RequireL2(http.HandlerFunc(h.listKeys)))
 	h.mux.Handle("DELETE /auth/api-key", h.RequireL2(http.HandlerFunc(h.deleteKey)))
+	if h.svc != nil {
+		h.exchangeRoutes()
+	}
 	// Anything else, including a known path with another method, is the
 	// contract's 404 body rather than net/http's plain text.
 	h.mux.HandleFunc("/", func(w http.ResponseWriter, _ *http.Request) {
