@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"database/sql"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -19,7 +18,6 @@ import (
 	"pmx/internal/catalog/catalog"
 	"pmx/internal/catalog/catalogsql"
 	"pmx/internal/clob/clobhttp"
-	"pmx/internal/clob/clobsql"
 	"pmx/internal/config"
 	"pmx/internal/data/dataapi"
 	"pmx/internal/data/ingest"
@@ -80,10 +78,11 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	catalogAPI := catalog.NewHandler(stores.catalog, catalog.Options{Live: st, Log: log})
-	clobAPI, clobLimiter, err := newCLOB(ctx, dd, stores, log)
+	clobAPI, clobLimiter, clobSvc, err := newCLOB(ctx, dd, stores, cfg, log)
 	if err != nil {
 		return err
 	}
+	defer clobSvc.Close() // after the listeners have shut down
 
 	perpsSrv, err := perpshttp.New(perpshttp.Options{Dir: dd.File("perps"), Log: log,
 		RiskDelay: cfg.PerpsRiskDelay, AcceptDelay: cfg.PerpsAcceptDelay, TakerDelay: cfg.PerpsTakerDelay,
@@ -105,6 +104,9 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 
 	adminRoutes := map[string]http.Handler{"POST /admin/catalog": catalog.ImportHandler(stores.catalog)}
 	maps.Copy(adminRoutes, perpsSrv.AdminRoutes())
+	maps.Copy(adminRoutes, clobhttp.AdminRoutes(clobSvc))
+	stopCLOBMM := startCLOBDemo(ctx, clobSvc, cfg, log)
+	defer stopCLOBMM()
 	adminAPI := &admin.Handler{Ledger: stores.pipeline, Lookup: st.Outcomes, Extra: adminRoutes}
 	adminMux := http.NewServeMux()
 	adminMux.Handle("GET /metrics", metrics.Handler())
@@ -221,30 +223,6 @@ func catalogRateLimited(w http.ResponseWriter, _ *http.Request, retryAfter time.
 // so every start on the same day builds the same world from the same seed.
 func demoNow(t time.Time) int64 {
 	return t.UTC().Truncate(24 * time.Hour).Unix()
-}
-
-// newCLOB builds the CLOB service: API keys derive from the master key in
-// <data-dir>/clob.key (losing it invalidates every issued key) and their
-// records live in the shared database.
-func newCLOB(ctx context.Context, dd *server.DataDir, st *stores, log *slog.Logger) (*clobhttp.Handler, *ratelimit.Limiter, error) {
-	keyHex, err := dd.Secret("clob.key")
-	if err != nil {
-		return nil, nil, err
-	}
-	master, err := hex.DecodeString(keyHex)
-	if err != nil {
-		return nil, nil, fmt.Errorf("clob.key: %w", err)
-	}
-	keys, err := clobsql.New(ctx, st.catPool)
-	if err != nil {
-		return nil, nil, err
-	}
-	h, err := clobhttp.New(clobhttp.Options{Store: keys, MasterKey: master, Log: log})
-	if err != nil {
-		return nil, nil, err
-	}
-	lim, err := ratelimit.New(ratelimit.CLOBDefaults(), nil)
-	return h, lim, err
 }
 
 // ipLimit is the listener wrapper enforcing the IP-based request limits, or
