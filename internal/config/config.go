@@ -25,8 +25,8 @@ type Serve struct {
 	ClobRateLimits string
 	// ClobChainDelay is the simulated chain's step (trade MATCHED -> MINED -> CONFIRMED).
 	ClobChainDelay time.Duration
-	DemoSeed    int64
-	DemoScale   float64
+	DemoSeed       int64
+	DemoScale      float64
 	// DemoMarketMakers runs the perps demo market makers (only on an
 	// exchange seeded by the demo); DemoMMInterval is their requote period.
 	DemoMarketMakers bool
