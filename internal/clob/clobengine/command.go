@@ -70,6 +70,7 @@ type OrderInput struct {
 	FeeBps     int64  `json:"fee,omitempty"`
 	SigType    uint8  `json:"sig_type,omitempty"`
 	NegRisk    bool   `json:"neg_risk,omitempty"` // the exchange the order was signed for
+	Builder    string `json:"builder,omitempty"`  // builder API key that attributed the order
 }
 
 // cmdVersion prefixes every encoded command, so the encoding can change.

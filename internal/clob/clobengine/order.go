@@ -42,6 +42,7 @@ type Order struct {
 	Status     string   `json:"status"`
 	Trades     []string `json:"trades,omitempty"`
 	Due        int64    `json:"due,omitempty"` // delayed: ms when it reaches the book
+	Builder    string   `json:"builder,omitempty"`
 }
 
 // SideName is "BUY" or "SELL".
@@ -172,7 +173,8 @@ func (m *Machine) check(ts int64, in *OrderInput) (*Order, *clob.Error) {
 	}
 	o := &Order{OID: m.nextOID, Hash: in.Hash, Mkt: mk.ID, Outcome: ref.outcome, Token: in.Token, Side: in.Side,
 		Price: p, Orig: size, Type: in.Type, PostOnly: in.PostOnly, Maker: in.Maker, Signer: in.Signer,
-		APIKey: in.APIKey, Expiration: in.Expiration, Created: ts, FeeBps: mk.TakerFeeBps, Status: StatusLive}
+		APIKey: in.APIKey, Expiration: in.Expiration, Created: ts, FeeBps: mk.TakerFeeBps, Status: StatusLive,
+		Builder: in.Builder}
 	a := m.acct(in.Maker)
 	if o.Side == 0 {
 		o.Resv = resvFor(size, p, o.FeeBps, mk)

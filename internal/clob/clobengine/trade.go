@@ -36,6 +36,8 @@ type Trade struct {
 	MakerOut    uint8  `json:"maker_outcome"`
 	MakerFeeBps int64  `json:"maker_fee_bps,omitempty"`
 	TakerFeeBps int64  `json:"taker_fee_bps,omitempty"`
+	TakerBuild  string `json:"taker_builder,omitempty"`
+	MakerBuild  string `json:"maker_builder,omitempty"`
 }
 
 // settle books one fill of q at the maker's resting book price and returns
@@ -54,7 +56,7 @@ func (m *Machine) settle(ts int64, t, mo *Order, ev book.Event, mk *Market) (str
 		TakerOrder: t.Hash, TakerToken: t.Token, TakerSide: t.Side, Price: pt, TakerMaker: t.Maker, TakerSigner: t.Signer,
 		TakerKey: t.APIKey, TakerOut: t.Outcome, MakerOrder: mo.Hash, MakerToken: mo.Token, MakerSide: mo.Side,
 		MakerPrice: pm, MakerAddr: mo.Maker, MakerSigner: mo.Signer, MakerKey: mo.APIKey, MakerOut: mo.Outcome,
-		TakerFeeBps: t.FeeBps}
+		TakerFeeBps: t.FeeBps, TakerBuild: t.Builder, MakerBuild: mo.Builder}
 	m.nextTr++
 	m.trades = append(m.trades, tr)
 	if len(m.trades) >= 2*m.cfg.KeepTrades {

@@ -140,7 +140,7 @@ func (h *Handler) RequireL2(next http.Handler) http.Handler {
 			WriteError(w, h.log, err, 0)
 			return
 		}
-		if !ok || k.Revoked {
+		if !ok || k.Revoked || isBuilderKey(k) {
 			fail(w, clob.ErrUnauthorized)
 			return
 		}

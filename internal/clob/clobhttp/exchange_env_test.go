@@ -20,6 +20,10 @@ const (
 	condB = "0x00000000000000000000000000000000000000000000000000000000000000b2"
 	yesB  = "1001"
 	noB   = "1002"
+	condC = "0x00000000000000000000000000000000000000000000000000000000000000c3" // 3 s match delay
+	yesC  = "1003"
+	condD = "0x00000000000000000000000000000000000000000000000000000000000000d4" // not accepting orders
+	yesD  = "1005"
 )
 
 func testMarkets() []clob.Market {
@@ -28,6 +32,10 @@ func testMarkets() []clob.Market {
 			Ticks: 100, MinSize: 5_000_000, Active: true, Accepting: true},
 		{ConditionID: condB, Question: "Will B?", Tokens: [2]clob.Token{{ID: yesB, Outcome: "Yes"}, {ID: noB, Outcome: "No"}},
 			Ticks: 1000, MinSize: 1_000_000, NegRisk: true, Active: true, Accepting: true},
+		{ConditionID: condC, Question: "Will C?", Tokens: [2]clob.Token{{ID: yesC, Outcome: "Yes"}, {ID: "1004", Outcome: "No"}},
+			Ticks: 100, Active: true, Accepting: true, SecondsDelay: 3},
+		{ConditionID: condD, Question: "Will D?", Tokens: [2]clob.Token{{ID: yesD, Outcome: "Yes"}, {ID: "1006", Outcome: "No"}},
+			Ticks: 100, Active: true},
 	}
 }
 
@@ -45,20 +53,36 @@ type clockLike interface {
 // CLOB handler; clk nil means the real clock.
 func newExchange(t testing.TB, dir string, clk *fixedClock, limits string) *xenv {
 	t.Helper()
+	return newExchangeGated(t, dir, clk, limits, nil)
+}
+
+func newExchangeGated(t testing.TB, dir string, clk *fixedClock, limits string, gate chan struct{}) *xenv {
+	t.Helper()
 	if dir == "" {
 		dir = t.TempDir()
 	}
 	opt := clobsvc.Options{Dir: dir, Markets: func(context.Context) ([]clob.Market, error) { return testMarkets(), nil },
-		SyncEvery: -1, Limits: limits}
+		SyncEvery: -1, Limits: limits, Gate: gate}
 	if clk != nil {
 		opt.Clock = clk
 	}
 	svc := clobsvc.Open(opt)
-	<-svc.Ready()
-	if err := svc.Err(); err != nil {
-		t.Fatal(err)
+	if gate == nil {
+		<-svc.Ready()
+		if err := svc.Err(); err != nil {
+			t.Fatal(err)
+		}
 	}
 	t.Cleanup(func() { svc.Close() })
+	if gate != nil { // a failed test must not leave Close waiting for the replay
+		t.Cleanup(func() {
+			select {
+			case <-gate:
+			default:
+				close(gate)
+			}
+		})
+	}
 	hopt := clobhttp.Options{Store: newStore(t), MasterKey: []byte(strings.Repeat("k", 32)), Service: svc}
 	if clk != nil {
 		hopt.Clock = clk

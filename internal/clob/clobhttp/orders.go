@@ -53,8 +53,11 @@ func readBody(w http.ResponseWriter, r *http.Request, max int64) ([]byte, bool) 
 // API key, the signature must verify for the exchange of the token's market,
 // and the EOA that signed must be the API key's address (for POLY_1271 the
 // EOA behind the deposit wallet; for types 0-2 the order's signer field).
-func (h *Handler) prepare(no *clob.NewOrder, k clob.Key) (clobengine.OrderInput, *clob.Error) {
+func (h *Handler) prepare(no *clob.NewOrder, k clob.Key, builder string) (clobengine.OrderInput, *clob.Error) {
 	var in clobengine.OrderInput
+	if h.svc.Replaying() {
+		return in, clob.E(clob.ErrTooEarly)
+	}
 	if no.Owner != k.APIKey {
 		return in, clob.E(clob.ErrOwnerMismatch)
 	}
@@ -84,7 +87,7 @@ func (h *Handler) prepare(no *clob.NewOrder, k clob.Key) (clobengine.OrderInput,
 	in = clobengine.OrderInput{Hash: "0x" + hexLower(hash[:]), Token: token, Side: o.Side, MakerAmt: int64(o.MakerAmount),
 		TakerAmt: int64(o.TakerAmount), Type: no.OrderType, PostOnly: no.PostOnly, Maker: lower(o.Maker.Hex()),
 		Signer: lower(k.Address.Hex()), APIKey: k.APIKey, Expiration: int64(min(o.Expiration, 1<<40)), Version: o.Version,
-		FeeBps: int64(o.FeeRateBps), SigType: o.SignatureType, NegRisk: ti.NegRisk}
+		FeeBps: int64(o.FeeRateBps), SigType: o.SignatureType, NegRisk: ti.NegRisk, Builder: builder}
 	if o.Version == 1 {
 		in.Nonce, in.NonceHuge = small(o.Nonce)
 	} else {
@@ -191,7 +194,7 @@ func (h *Handler) postOrder(w http.ResponseWriter, r *http.Request) {
 	if !h.limit(w, lower(k.Address.Hex()), clobsvc.OrderBucket, 1) {
 		return
 	}
-	in, e := h.prepare(&no, k)
+	in, e := h.prepare(&no, k, h.attribution(r, body))
 	if e != nil {
 		WriteError(w, h.log, e, 0)
 		return
@@ -228,11 +231,12 @@ func (h *Handler) postOrders(w http.ResponseWriter, r *http.Request) {
 	if !h.limit(w, lower(k.Address.Hex()), clobsvc.OrderBucket, int64(len(batch))) {
 		return
 	}
+	builder := h.attribution(r, body)
 	out := make([]sendOrderResponse, len(batch))
 	var ins []clobengine.OrderInput
 	var at []int
 	for i := range batch {
-		in, e := h.prepare(&batch[i], k)
+		in, e := h.prepare(&batch[i], k, builder)
 		if e != nil {
 			out[i] = response(clobengine.PlaceResult{Err: e})
 			continue
@@ -378,3 +382,13 @@ func (h *Handler) cancelMarket(w http.ResponseWriter, r *http.Request) {
 }
 
 func jsonUnmarshal(b []byte, v any) error { return json.Unmarshal(b, v) }
+
+// attribution is the builder key of valid builder headers on an order
+// request ("" without them; invalid ones are ignored, as L2 already
+// authenticated the request).
+func (h *Handler) attribution(r *http.Request, body []byte) string {
+	if k, _, ok := h.builderKey(r, body); ok {
+		return k.APIKey
+	}
+	return ""
+}

@@ -32,6 +32,8 @@ func (h *Handler) exchangeRoutes() {
 		"GET /fee-rate/{token_id}":         h.feeRate,
 		"GET /prices-history":              h.pricesHistory,
 		"GET /ohlc":                        h.ohlc,
+		"DELETE /auth/builder-api-key":     h.revokeBuilderKey, // builder headers only
+		"GET /builder/trades":              h.builderTrades,    // builder headers only
 	}
 	for p, f := range pub {
 		h.mux.HandleFunc(p, f)
@@ -53,6 +55,8 @@ func (h *Handler) exchangeRoutes() {
 		"POST /v1/heartbeats":              h.heartbeat,
 		"GET /order-scoring":               h.orderScoring,
 		"POST /orders-scoring":             h.ordersScoring,
+		"POST /auth/builder-api-key":       h.createBuilderKey,
+		"GET /auth/builder-api-key":        h.listBuilderKeys,
 	}
 	for p, f := range l2 {
 		h.mux.Handle(p, h.RequireL2(f))

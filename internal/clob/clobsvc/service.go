@@ -42,8 +42,12 @@ type Options struct {
 	Limits string
 	// SnapshotEvery is the engine's snapshot interval in commands (default 10,000).
 	SnapshotEvery uint64
-	// Sync replaces fdatasync in tests.
-	JournalSync engine.Config
+	// Engine carries engine settings (journal sync hooks in tests); Dir and
+	// SnapshotEvery are set from the fields above.
+	Engine engine.Config
+	// Gate, when set, holds the engine's opening until it is closed (tests
+	// use it to observe the replay window).
+	Gate <-chan struct{}
 }
 
 // Service is the running exchange.
@@ -104,7 +108,10 @@ func Open(opt Options) *Service {
 
 func (s *Service) start() {
 	defer s.wg.Done()
-	cfg := s.opt.JournalSync
+	if s.opt.Gate != nil {
+		<-s.opt.Gate
+	}
+	cfg := s.opt.Engine
 	cfg.Dir, cfg.SnapshotEvery = s.opt.Dir, s.opt.SnapshotEvery
 	e, _, err := engine.Open[clobengine.Result](cfg, clobengine.New(clobengine.Config{}))
 	if err != nil {
@@ -250,3 +257,6 @@ func (s *Service) Tick() {
 
 // ChainDelay is the simulated chain's step (MATCHED -> MINED -> CONFIRMED).
 func (s *Service) ChainDelay() time.Duration { return s.opt.ChainDelay }
+
+// Replaying reports whether the engine is still opening (trading answers 425).
+func (s *Service) Replaying() bool { return s.eng.Load() == nil }
