@@ -17,15 +17,17 @@ import (
 func AdminRoutes(svc *clobsvc.Service) map[string]http.Handler {
 	a := &admin{svc: svc}
 	return map[string]http.Handler{
-		"POST /admin/clob/deposits":    a.handle(a.money(clobengine.OpDeposit, false)),
-		"POST /admin/clob/withdrawals": a.handle(a.money(clobengine.OpWithdraw, false)),
-		"POST /admin/clob/split":       a.handle(a.money(clobengine.OpSplit, true)),
-		"POST /admin/clob/merge":       a.handle(a.money(clobengine.OpMerge, true)),
-		"POST /admin/clob/nonce":       a.handle(a.nonce),
-		"POST /admin/clob/mode":        a.handle(a.mode),
-		"POST /admin/clob/addresses":   a.handle(a.address),
-		"POST /admin/clob/tier":        a.handle(a.tier),
-		"POST /admin/clob/sync":        a.handle(a.sync),
+		"POST /admin/clob/deposits":          a.handle(a.money(clobengine.OpDeposit, false)),
+		"POST /admin/clob/withdrawals":       a.handle(a.money(clobengine.OpWithdraw, false)),
+		"POST /admin/clob/split":             a.handle(a.money(clobengine.OpSplit, true)),
+		"POST /admin/clob/merge":             a.handle(a.money(clobengine.OpMerge, true)),
+		"POST /admin/clob/nonce":             a.handle(a.nonce),
+		"POST /admin/clob/mode":              a.handle(a.mode),
+		"POST /admin/clob/addresses":         a.handle(a.address),
+		"POST /admin/clob/tier":              a.handle(a.tier),
+		"POST /admin/clob/sync":              a.handle(a.sync),
+		"GET /admin/clob/mode":               http.HandlerFunc(a.getMode),
+		"GET /admin/clob/accounts/{address}": http.HandlerFunc(a.account),
 	}
 }
 
@@ -135,6 +137,46 @@ func (a *admin) sync(*adminReq) (*clobengine.Command, error) {
 	return nil, a.svc.SyncMarkets(bgContext())
 }
 
-var _ = strconv.Itoa
-
 func bgContext() context.Context { return context.Background() }
+
+// adminMode is GET /admin/clob/mode.
+func (a *admin) getMode(w http.ResponseWriter, _ *http.Request) {
+	var mode string
+	var retry int64
+	if err := a.svc.View(func(m *clobengine.Machine) { mode, retry = m.Mode() }); err != nil {
+		WriteError(w, nil, err, 0)
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"mode": mode, "retry_after_seconds": retry})
+}
+
+// account is GET /admin/clob/accounts/{address}: balances (base units),
+// status, nonce and open orders of an address.
+func (a *admin) account(w http.ResponseWriter, r *http.Request) {
+	addr, err := addrArg(r.PathValue("address"))
+	if err != nil {
+		WriteError(w, nil, err, 0)
+		return
+	}
+	var out map[string]any
+	if err := a.svc.View(func(m *clobengine.Machine) {
+		toks := map[string]string{}
+		for _, mk := range m.Markets() {
+			for _, t := range mk.Tokens {
+				if b := m.Balance(addr, t.ID); b != 0 {
+					toks[t.ID] = strconv.FormatInt(b, 10)
+				}
+			}
+		}
+		var open []string
+		for _, o := range m.OpenOrders(addr, "", "", "") {
+			open = append(open, o.Hash)
+		}
+		out = map[string]any{"address": addr, "collateral": strconv.FormatInt(m.Balance(addr, ""), 10), "tokens": toks,
+			"status": m.AddressStatus(addr), "nonce": m.Nonce(addr), "open_orders": open}
+	}); err != nil {
+		WriteError(w, nil, err, 0)
+		return
+	}
+	writeJSON(w, http.StatusOK, out)
+}

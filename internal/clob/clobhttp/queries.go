@@ -194,7 +194,7 @@ func validAddr(a string) bool {
 	if len(a) != 42 || a[:2] != "0x" {
 		return false
 	}
-	return validCond(a + "0000000000000000000000")
+	return validCond(a + "000000000000000000000000") // 40 hex digits, checked as 64
 }
 
 // balanceAllowance is GET /balance-allowance (and its /update twin): the
