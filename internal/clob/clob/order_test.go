@@ -137,3 +137,22 @@ func BenchmarkOrderVerify(b *testing.B) {
 		}
 	}
 }
+
+// FuzzParseOrder: any input either fails with the payload error or yields
+// an order whose hash and verification do not panic.
+func FuzzParseOrder(f *testing.F) {
+	f.Add([]byte(`{"salt":1,"maker":"0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266","signer":"0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266","tokenId":"1","makerAmount":"1","takerAmount":"2","side":"BUY","signatureType":0,"signature":"0x` + strings.Repeat("11", 65) + `"}`))
+	f.Add([]byte(`{"salt":1,"maker":"0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266","signer":"0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266","tokenId":"1","makerAmount":"1","takerAmount":"2","side":"SELL","signatureType":3,"timestamp":"5","metadata":"0x` + strings.Repeat("00", 32) + `","signature":"0x` + strings.Repeat("22", 400) + `"}`))
+	d := NewDomains(137)
+	f.Fuzz(func(t *testing.T, b []byte) {
+		o, err := ParseOrder(b)
+		if err != nil {
+			if !ErrOrderPayload(err) {
+				t.Fatalf("unexpected error %v", err)
+			}
+			return
+		}
+		o.Hash(d, false)
+		o.Verify(d, true)
+	})
+}

@@ -10,7 +10,6 @@ import (
 	"math/big"
 	"net/http"
 	"os"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"testing"
@@ -22,31 +21,8 @@ import (
 
 const anvil0 = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266"
 
-// sharedFile finds shared/<rel> in an ancestor directory (shared/ sits beside
-// the repository checkout), or under $PMX_SHARED_DIR when set.
-func sharedFile(t *testing.T, rel string) string {
-	if d := os.Getenv("PMX_SHARED_DIR"); d != "" {
-		return filepath.Join(d, rel)
-	}
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		p := filepath.Join(dir, "shared", rel)
-		if _, err := os.Stat(p); err == nil {
-			return p
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatalf("shared/%s not found above the working directory", rel)
-		}
-		dir = parent
-	}
-}
-
 func TestL1Fixture(t *testing.T) {
-	raw, err := os.ReadFile(sharedFile(t, "fixtures/clob/clob_auth.json"))
+	raw, err := os.ReadFile("testdata/clob_auth.json") // copied from shared/fixtures/clob
 	if err != nil {
 		t.Fatal(err)
 	}

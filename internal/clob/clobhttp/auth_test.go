@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"os"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -240,9 +239,10 @@ func TestPublicRoutes(t *testing.T) {
 }
 
 // TestFixtureSignature: the captured ClobAuth signature in
-// shared/fixtures/clob/clob_auth.json creates a key through the route.
+// testdata/clob_auth.json (from shared/fixtures/clob) creates a key through
+// the route.
 func TestFixtureSignature(t *testing.T) {
-	raw, err := os.ReadFile(sharedFile(t, "fixtures/clob/clob_auth.json"))
+	raw, err := os.ReadFile("testdata/clob_auth.json") // copied from shared/fixtures/clob
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -270,28 +270,5 @@ func TestFixtureSignature(t *testing.T) {
 	w := newWallet(t, priv0)
 	if !strings.EqualFold(w.addr, fx.Address) || !strings.EqualFold(w.l1(fx.Timestamp, fx.Nonce).Get("POLY_SIGNATURE"), fx.Signature) {
 		t.Fatal("test signer disagrees with the captured signature")
-	}
-}
-
-// sharedFile finds shared/<rel> in an ancestor directory, or under
-// $PMX_SHARED_DIR when set.
-func sharedFile(t *testing.T, rel string) string {
-	if d := os.Getenv("PMX_SHARED_DIR"); d != "" {
-		return filepath.Join(d, rel)
-	}
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		p := filepath.Join(dir, "shared", rel)
-		if _, err := os.Stat(p); err == nil {
-			return p
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatalf("shared/%s not found above the working directory", rel)
-		}
-		dir = parent
 	}
 }
