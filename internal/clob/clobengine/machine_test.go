@@ -227,3 +227,18 @@ func TestConservationRandom(t *testing.T) {
 		t.Fatalf("only %d trades: the workload does not exercise matching", len(r.m.trades))
 	}
 }
+
+// TestRefusedOrdersLeaveNoState: orders refused for want of balance from a
+// spray of unknown makers create no accounts, orders or hashes.
+func TestRefusedOrdersLeaveNoState(t *testing.T) {
+	r := newRig(t)
+	for i := range 1000 {
+		in := order(fmt.Sprintf("0x%040x", i), "1", uint8(i%2), 40, 10, "GTC")
+		if res := r.do(Command{Op: OpPlace, Orders: []OrderInput{in}}); res.Orders[0].Err == nil {
+			t.Fatal("an unfunded order was accepted")
+		}
+	}
+	if len(r.m.accts) != 0 || len(r.m.byHash) != 0 {
+		t.Fatalf("%d accounts, %d hashes after refused orders", len(r.m.accts), len(r.m.byHash))
+	}
+}

@@ -175,7 +175,12 @@ func (m *Machine) check(ts int64, in *OrderInput) (*Order, *clob.Error) {
 		Price: p, Orig: size, Type: in.Type, PostOnly: in.PostOnly, Maker: in.Maker, Signer: in.Signer,
 		APIKey: in.APIKey, Expiration: in.Expiration, Created: ts, FeeBps: mk.TakerFeeBps, Status: StatusLive,
 		Builder: in.Builder}
-	a := m.acct(in.Maker)
+	// Look up without creating: a refused order must leave no state behind
+	// (memory stays bounded under a spray of unknown makers).
+	a := m.accts[in.Maker]
+	if a == nil {
+		return nil, clob.E(clob.ErrNotEnoughBalance)
+	}
 	if o.Side == 0 {
 		o.Resv = resvFor(size, p, o.FeeBps, mk)
 		if a.Coll < o.Resv {
@@ -183,7 +188,7 @@ func (m *Machine) check(ts int64, in *OrderInput) (*Order, *clob.Error) {
 		}
 	} else {
 		o.Resv = size
-		if a.tok(o.Token).Free < size {
+		if t := a.Tokens[o.Token]; t == nil || t.Free < size {
 			return nil, clob.E(clob.ErrNotEnoughBalance)
 		}
 	}

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"pmx/internal/clob/clob"
+	"pmx/internal/cpuclock"
 	"pmx/internal/loadgen"
 )
 
@@ -64,6 +65,7 @@ func drive(b *testing.B, host string, reqs [][]byte, perReq int, ok func(int, []
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	b.ResetTimer()
+	cpu0 := cpuclock.Process()
 	for _, c := range conns {
 		wg.Add(1)
 		go func() {
@@ -86,6 +88,9 @@ func drive(b *testing.B, host string, reqs [][]byte, perReq int, ok func(int, []
 	}
 	wg.Wait()
 	b.StopTimer()
+	// CPU of this process (server and load generator) per order: steadier
+	// than wall time on a shared machine.
+	b.ReportMetric(float64(cpuclock.Process()-cpu0)/float64(len(reqs)*perReq), "cpu-ns/order")
 	slices.Sort(lat)
 	b.ReportMetric(float64(len(reqs))/b.Elapsed().Seconds(), "requests/s")
 	b.ReportMetric(float64(len(reqs)*perReq)/b.Elapsed().Seconds(), "orders/s")
