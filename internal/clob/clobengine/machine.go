@@ -31,8 +31,8 @@ const (
 
 // Config bounds the machine's memory. Zero fields take defaults.
 type Config struct {
-	KeepOrders int // terminal orders kept for lookups and duplicate checks; default 100,000
-	KeepTrades int // trades kept for queries and history; default 100,000
+	KeepOrders int // terminal orders kept for lookups and duplicate checks; default 50,000
+	KeepTrades int // trades kept for queries and history; default 20,000
 }
 
 // Market is a market's state in the machine.
@@ -90,10 +90,10 @@ type Machine struct {
 // New returns an empty exchange.
 func New(cfg Config) *Machine {
 	if cfg.KeepOrders <= 0 {
-		cfg.KeepOrders = 100_000
+		cfg.KeepOrders = 50_000
 	}
 	if cfg.KeepTrades <= 0 {
-		cfg.KeepTrades = 100_000
+		cfg.KeepTrades = 20_000
 	}
 	m := &Machine{cfg: cfg}
 	m.reset()
