@@ -9,7 +9,8 @@ import (
 	"strings"
 )
 
-const adminClobUsage = `  clob deposit  --address 0x... --amount D              credit collateral (the chain's deposit)
+const adminClobUsage = `  clob deposit  --address 0x... --amount D [--signer 0x...]  credit collateral (the chain's deposit);
+                                                        --signer ties a proxy/Safe/deposit wallet to its EOA
   clob withdraw --address 0x... --amount D              debit free collateral
   clob split    --address 0x... --market 0xCOND --amount D   collateral -> full sets
   clob merge    --address 0x... --market 0xCOND --amount D   full sets -> collateral
@@ -36,6 +37,7 @@ func (c *adminClient) clob(ctx context.Context, args []string, stdout, stderr io
 	retry := fs.Int64("retry-after", 0, "seconds clients are told to wait in post-only mode")
 	status := fs.String("status", "", "address status")
 	tier := fs.Int("tier", -2, "tier index 0 (Standard) .. 7 (Elite), -1 to unpin")
+	signer := fs.String("signer", "", "deposit: the EOA that owns the address (proxy, Safe or deposit wallet)")
 	if err := fs.Parse(args[1:]); err != nil {
 		return err
 	}
@@ -58,7 +60,11 @@ func (c *adminClient) clob(ctx context.Context, args []string, stdout, stderr io
 			return err
 		}
 		path := map[string]string{"deposit": "/admin/clob/deposits", "withdraw": "/admin/clob/withdrawals"}[args[0]]
-		return c.do(ctx, "POST", path, map[string]string{"address": *addr, "amount": *amt}, stdout)
+		body := map[string]string{"address": *addr, "amount": *amt}
+		if *signer != "" {
+			body["signer"] = *signer
+		}
+		return c.do(ctx, "POST", path, body, stdout)
 	case "split", "merge":
 		if err := need("address", "market", "amount"); err != nil {
 			return err

@@ -55,6 +55,8 @@ func TestDemoCLOBBooksAreLive(t *testing.T) {
 	}{
 		{[]string{"clob", "mode"}, false, `"mode": "normal"`},
 		{[]string{"clob", "deposit", "--address", addr, "--amount", "100.5"}, false, `"ok": true`},
+		{[]string{"clob", "deposit", "--address", "0x00000000000000000000000000000000000000cc", "--amount", "1", "--signer", addr}, false, `"ok": true`},
+		{[]string{"clob", "deposit", "--address", "0x00000000000000000000000000000000000000cc", "--amount", "1", "--signer", "0x00000000000000000000000000000000000000dd"}, true, "HTTP 400"},
 		{[]string{"clob", "split", "--address", addr, "--market", cond, "--amount", "10"}, false, `"ok": true`},
 		{[]string{"clob", "merge", "--address", addr, "--market", cond, "--amount", "4"}, false, `"ok": true`},
 		{[]string{"clob", "account", "--address", addr}, false, `"collateral": "94500000"`},

@@ -15,7 +15,7 @@ import (
 // Ops of a Command.
 const (
 	OpMarket       = "market"        // register or update a market (Market)
-	OpDeposit      = "deposit"       // credit collateral (Addr, Amount)
+	OpDeposit      = "deposit"       // credit collateral (Addr, Amount); Signer ties a wallet to its EOA
 	OpWithdraw     = "withdraw"      // debit free collateral (Addr, Amount)
 	OpSplit        = "split"         // collateral -> a full set (Addr, Cond, Amount)
 	OpMerge        = "merge"         // a full set -> collateral (Addr, Cond, Amount)
@@ -45,6 +45,7 @@ type Command struct {
 	Retry  int64        `json:"retry,omitempty"`
 	Status string       `json:"status,omitempty"`
 	Tier   int          `json:"tier,omitempty"`
+	Signer string       `json:"signer,omitempty"` // deposit: the EOA that owns Addr (a proxy, Safe or deposit wallet)
 }
 
 // OrderInput is a verified signed order as the machine needs it. The HTTP

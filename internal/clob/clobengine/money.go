@@ -59,6 +59,14 @@ func (m *Machine) money(c *Command) *clob.Error {
 		if m.deposits > maxTotal-units {
 			return clob.E(clob.ErrInvalidPayload)
 		}
+		if c.Signer != "" && c.Signer != c.Addr {
+			// The chain's record that a proxy, Safe or deposit wallet
+			// belongs to an EOA: set once, never moved to another signer.
+			if b := m.binding[c.Addr]; b != "" && b != c.Signer {
+				return clob.E(clob.ErrSignerMismatch)
+			}
+			m.binding[c.Addr] = c.Signer
+		}
 		m.deposits += units
 		m.acct(c.Addr).Coll += units
 		return nil

@@ -117,7 +117,9 @@ func (m *Machine) check(ts int64, in *OrderInput) (*Order, *clob.Error) {
 			}
 		}
 	}
-	if b := m.binding[in.Maker]; in.Maker != in.Signer && b != "" && b != in.Signer {
+	if in.Maker != in.Signer && m.binding[in.Maker] != in.Signer {
+		// A maker other than the signer must be a wallet the operator tied
+		// to this signer (deposit with a signer), never a free-for-all.
 		return nil, clob.E(clob.ErrSignerMismatch)
 	}
 	if in.Version == 1 && (in.NonceHuge || in.Nonce != m.nonce[in.Maker]) {
@@ -225,9 +227,6 @@ func (m *Machine) placeOne(ts int64, in *OrderInput) PlaceResult {
 	}
 	m.nextOID++
 	m.reserve(o)
-	if in.Maker != in.Signer && m.binding[in.Maker] == "" {
-		m.binding[in.Maker] = in.Signer
-	}
 	if crosses && mk.SecondsDelay > 0 {
 		o.Status, o.Due = StatusDelayed, ts+mk.SecondsDelay*1000
 		m.orders[o.OID] = o

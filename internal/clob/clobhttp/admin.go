@@ -41,6 +41,7 @@ type adminReq struct {
 	Retry       int64  `json:"retry_after_seconds"`
 	Status      string `json:"status"`
 	Tier        *int   `json:"tier"`
+	Signer      string `json:"signer"`
 }
 
 // handle decodes the body strictly and writes the command's result.
@@ -102,6 +103,14 @@ func (a *admin) money(op string, set bool) func(*adminReq) (*clobengine.Command,
 			return nil, clob.E(clob.ErrInvalidPayload)
 		}
 		c := &clobengine.Command{Op: op, Addr: addr, Amount: int64(amt)}
+		if q.Signer != "" {
+			if op != clobengine.OpDeposit {
+				return nil, clob.E(clob.ErrInvalidPayload)
+			}
+			if c.Signer, err = addrArg(q.Signer); err != nil {
+				return nil, err
+			}
+		}
 		if set {
 			if c.Cond = lower(q.ConditionID); !validCond(c.Cond) {
 				return nil, clob.E(clob.ErrInvalidMarket)

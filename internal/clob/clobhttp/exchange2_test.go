@@ -45,15 +45,30 @@ func (w wallet) sign1271(wal []byte, o testOrder) (string, string) {
 }
 
 // TestProxyAndWalletMakers: a POLY_PROXY maker and a POLY_1271 deposit
-// wallet trade for their signer; the first signer to use a maker is bound
-// to it and another key's orders for it are refused.
+// wallet trade for the signer the operator tied them to; another key's
+// orders for them, and orders for an untied funded address, are refused.
 func TestProxyAndWalletMakers(t *testing.T) {
 	x, _ := newClocked(t)
 	a, b := x.trader(t, priv0), x.trader(t, priv1)
 	proxy := unhex("0x00000000000000000000000000000000000000a1")
 	wal := unhex("0x00000000000000000000000000000000000000a2")
-	x.fund(t, "0x00000000000000000000000000000000000000a1", 100, 0)
-	x.fund(t, "0x00000000000000000000000000000000000000a2", 100, 0)
+	// The operator's deposits tie both wallets to a's EOA (the chain's
+	// proxy-factory and deposit-wallet records).
+	for _, w := range []string{"0x00000000000000000000000000000000000000a1", "0x00000000000000000000000000000000000000a2"} {
+		x.must(t, clobengine.Command{Op: clobengine.OpDeposit, Addr: w, Amount: 100_000_000, Signer: strings.ToLower(a.w.addr)})
+	}
+	// An unbound maker is refused, even funded: no one may spend another
+	// address's balance by naming it as a funder.
+	x.fund(t, "0x00000000000000000000000000000000000000a3", 100, 0)
+	free := limitOrder(yesA, "BUY", 40, 10)
+	free.Maker, free.SigType = unhex("0x00000000000000000000000000000000000000a3"), 2
+	r0, _ := a.post(t, free, "GTC", false)
+	r0.wantError(t, 400, msg(clob.ErrSignerMismatch))
+	// Rebinding a wallet to another signer is refused.
+	if res, _ := x.svc.Submit(&clobengine.Command{Op: clobengine.OpDeposit, Addr: "0x00000000000000000000000000000000000000a1",
+		Amount: 1, Signer: strings.ToLower(b.w.addr)}); res.Err == nil {
+		t.Fatal("a wallet moved to another signer")
+	}
 
 	o := limitOrder(yesA, "BUY", 40, 10)
 	o.Maker, o.SigType = proxy, 1
