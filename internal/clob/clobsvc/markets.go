@@ -66,8 +66,14 @@ func (s *Service) SyncMarkets(ctx context.Context) error {
 		return err
 	}
 	for i := range ms {
-		if old, ok := have[ms[i].ConditionID]; ok && old == ms[i] {
-			continue
+		if old, ok := have[ms[i].ConditionID]; ok {
+			// Tokens, grid and exchange never change once registered;
+			// compare only what an update can change.
+			cur := ms[i]
+			cur.Tokens, cur.Ticks, cur.NegRisk = old.Tokens, old.Ticks, old.NegRisk
+			if cur == old {
+				continue
+			}
 		}
 		if _, err := s.Submit(&clobengine.Command{Op: clobengine.OpMarket, Market: &ms[i]}); err != nil {
 			return err
@@ -114,6 +120,10 @@ func FromCatalog(cm *catalog.Market) (clob.Market, bool) {
 	if !cm.EnableOrderBook || cm.ConditionID == nil || cm.ClobTokenIds == nil {
 		return clob.Market{}, false
 	}
+	cond := strings.ToLower(*cm.ConditionID)
+	if !validCond(cond) { // the engine would refuse it, and every sync would journal it again
+		return clob.Market{}, false
+	}
 	toks, err := catalog.DecodeStringList(cm.ClobTokenIds)
 	if err != nil || len(toks) != 2 || CanonicalToken(toks[0]) == "" || CanonicalToken(toks[1]) == "" {
 		return clob.Market{}, false
@@ -134,7 +144,7 @@ func FromCatalog(cm *catalog.Market) (clob.Market, bool) {
 	if !ok || minSize < 0 {
 		minSize = 0
 	}
-	m := clob.Market{ConditionID: strings.ToLower(*cm.ConditionID), QuestionID: str(cm.QuestionID), Question: str(cm.Question),
+	m := clob.Market{ConditionID: cond, QuestionID: str(cm.QuestionID), Question: str(cm.Question),
 		Description: str(cm.Description), Slug: str(cm.Slug), Icon: str(cm.Icon), Image: str(cm.Image), EndDateISO: str(cm.EndDateIso),
 		Tokens: [2]clob.Token{{ID: toks[0], Outcome: outs[0]}, {ID: toks[1], Outcome: outs[1]}}, Ticks: ticks, MinSize: minSize,
 		NegRisk: cm.NegRisk, NegRiskID: str(cm.NegRiskMarketID), Active: cm.Active, Closed: cm.Closed, Archived: cm.Archived,
@@ -143,4 +153,17 @@ func FromCatalog(cm *catalog.Market) (clob.Market, bool) {
 		m.SecondsDelay = int64(d / amount.One)
 	}
 	return m, true
+}
+
+// validCond: 0x and 64 hex digits.
+func validCond(c string) bool {
+	if len(c) != 66 || c[:2] != "0x" {
+		return false
+	}
+	for _, ch := range c[2:] {
+		if !('0' <= ch && ch <= '9' || 'a' <= ch && ch <= 'f') {
+			return false
+		}
+	}
+	return true
 }
