@@ -22,12 +22,12 @@ const orderTypeV2 = "Order(uint256 salt,address maker,address signer,uint256 tok
 // TypedDataSign envelope, wrapped with the app domain, contents hash and
 // type string.
 func (w wallet) sign1271(wal []byte, o testOrder) (string, string) {
-	saltN++
+	salt := 1000 + saltN.Add(1)
 	side := uint64(0)
 	if o.Side == "SELL" {
 		side = 1
 	}
-	contents := kec(kec([]byte(orderTypeV2)), word(uint64(saltN)), addrWord(wal), addrWord(wal), bigWord(o.Token),
+	contents := kec(kec([]byte(orderTypeV2)), word(uint64(salt)), addrWord(wal), addrWord(wal), bigWord(o.Token),
 		word(uint64(o.MakerAmt)), word(uint64(o.TakerAmt)), word(side), word(3), word(uint64(o.Stamp)), make([]byte, 32), make([]byte, 32))
 	dom := exchangeDomain("2", exV2)
 	env := kec(kec([]byte("TypedDataSign(Order contents,string name,string version,uint256 chainId,address verifyingContract,bytes32 salt)"+orderTypeV2)),
@@ -35,7 +35,7 @@ func (w wallet) sign1271(wal []byte, o testOrder) (string, string) {
 	c := ecdsa.SignCompact(w.priv, kec([]byte{0x19, 0x01}, dom, env), false)
 	inner := append(append([]byte{}, c[1:]...), c[0])
 	wrapped := append(append(append(append(inner, dom...), contents...), orderTypeV2...), 0, byte(len(orderTypeV2)))
-	m := map[string]any{"salt": saltN, "maker": "0x" + hex.EncodeToString(wal), "signer": "0x" + hex.EncodeToString(wal),
+	m := map[string]any{"salt": salt, "maker": "0x" + hex.EncodeToString(wal), "signer": "0x" + hex.EncodeToString(wal),
 		"tokenId": o.Token, "makerAmount": strconv.FormatInt(o.MakerAmt, 10), "takerAmount": strconv.FormatInt(o.TakerAmt, 10),
 		"side": o.Side, "signatureType": 3, "timestamp": strconv.FormatInt(o.Stamp, 10), "expiration": "0",
 		"metadata": "0x" + hex.EncodeToString(make([]byte, 32)), "builder": "0x" + hex.EncodeToString(make([]byte, 32)),

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"math/big"
 	"strconv"
+	"sync/atomic"
 	"testing"
 
 	"github.com/decred/dcrd/dcrec/secp256k1/v4/ecdsa"
@@ -63,13 +64,12 @@ type testOrder struct {
 	NegRisk    bool
 }
 
-var saltN int64 = 1000
+var saltN atomic.Int64 // the salts of signed orders; the kill test signs from several goroutines
 
 // sign returns the wire order JSON and its orderID.
 func (w wallet) sign(o testOrder) (string, string) {
 	if o.Salt == 0 {
-		saltN++
-		o.Salt = saltN
+		o.Salt = 1000 + saltN.Add(1)
 	}
 	maker := o.Maker
 	if maker == nil {
