@@ -143,10 +143,8 @@ func (a *admin) tier(q *adminReq) (*clobengine.Command, error) {
 }
 
 func (a *admin) sync(*adminReq) (*clobengine.Command, error) {
-	return nil, a.svc.SyncMarkets(bgContext())
+	return nil, a.svc.SyncMarkets(context.Background())
 }
-
-func bgContext() context.Context { return context.Background() }
 
 // adminMode is GET /admin/clob/mode.
 func (a *admin) getMode(w http.ResponseWriter, _ *http.Request) {
