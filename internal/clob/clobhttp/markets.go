@@ -149,13 +149,21 @@ const marketsPage = 1000
 // listMarkets serves /markets, /sampling-markets and the simplified forms.
 func (h *Handler) listMarkets(simplified, sampling bool) http.HandlerFunc {
 	return func(w http.ResponseWriter, r *http.Request) {
-		var full []marketJSON
-		var simple []simplifiedJSON
+		// Copy the markets on the engine goroutine; render outside it, so a
+		// large listing does not hold up trading.
+		var ms []clobengine.Market
 		err := h.svc.View(func(m *clobengine.Machine) {
 			for _, mk := range m.Markets() {
-				if sampling && (!mk.Accepting || mk.Closed) {
-					continue
+				if !sampling || (mk.Accepting && !mk.Closed) {
+					ms = append(ms, *mk)
 				}
+			}
+		})
+		var full []marketJSON
+		var simple []simplifiedJSON
+		if err == nil {
+			for i := range ms {
+				mk := &ms[i]
 				if simplified {
 					simple = append(simple, simplifiedJSON{ConditionID: mk.ConditionID, Tokens: tokensOf(mk),
 						Rewards: rewards{MinSize: "0", MaxSpread: "0"}, Active: mk.Active, Closed: mk.Closed,
@@ -164,7 +172,7 @@ func (h *Handler) listMarkets(simplified, sampling bool) http.HandlerFunc {
 					full = append(full, toMarketJSON(mk))
 				}
 			}
-		})
+		}
 		if err != nil {
 			WriteError(w, h.log, err, 0)
 			return
