@@ -122,3 +122,21 @@ func (m *Machine) Addresses() []string {
 
 // LiveCount is the number of live and delayed orders.
 func (m *Machine) LiveCount() int { return len(m.orders) }
+
+// SignerOf is the EOA a wallet was tied to, or addr itself.
+func (m *Machine) SignerOf(addr string) string {
+	if s := m.binding[addr]; s != "" {
+		return s
+	}
+	return addr
+}
+
+// Pinned lists the addresses with an operator-pinned tier, sorted.
+func (m *Machine) Pinned() []string {
+	out := make([]string, 0, len(m.tiers))
+	for a := range m.tiers {
+		out = append(out, a)
+	}
+	slices.Sort(out)
+	return out
+}

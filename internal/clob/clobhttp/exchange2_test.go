@@ -179,3 +179,28 @@ func TestPriceHistoryAndOHLC(t *testing.T) {
 		t.Fatalf("ohlc %s", o.body)
 	}
 }
+
+// TestTierFollowsVolume: the tier follows the signer's 30-day traded
+// notional on this venue once the tiers are recomputed.
+func TestTierFollowsVolume(t *testing.T) {
+	x, _ := newClocked(t)
+	a, b := x.trader(t, priv0), x.trader(t, priv1)
+	x.fund(t, a.w.addr, 50_000, 0)
+	x.fund(t, b.w.addr, 100_000, 100_000)
+	a.post(t, limitOrder(yesA, "BUY", 40, 80_000), "GTC", false)
+	if r, _ := b.post(t, limitOrder(yesA, "SELL", 40, 80_000), "GTC", false); r.status != 200 {
+		t.Fatalf("%s", r.body)
+	}
+	tier := func(tr *trader) any {
+		return decode[map[string]any](t, tr.call(t, "GET", "/v1/user/rate-limit-tier", ""))["tier"]
+	}
+	if tier(a) != "Standard" {
+		t.Fatal("tier moved before the recomputation")
+	}
+	if err := x.svc.RecomputeTiers(); err != nil {
+		t.Fatal(err)
+	}
+	if tier(a) != "Copper" || tier(b) != "Copper" { // 32,000 USD each
+		t.Fatalf("tiers %v %v", tier(a), tier(b))
+	}
+}

@@ -50,13 +50,24 @@ func (s *Service) TierOf(signer string) int {
 	return 0
 }
 
-// RecomputeTiers refreshes every address's tier from its 30-day volume on
-// this venue; a pinned tier wins.
+// RecomputeTiers refreshes every signer's tier from its 30-day volume on
+// this venue (its own and its wallets'); a pinned tier wins, and unpinning
+// falls back to the volume's tier.
 func (s *Service) RecomputeTiers() error {
 	now := s.now()
 	return s.View(func(m *clobengine.Machine) {
+		// A signer's volume is its own plus that of the wallets tied to it.
+		vol := map[string]int64{}
 		for _, a := range m.Addresses() {
-			t := TierFor(m.Volume30d(a, now))
+			vol[m.SignerOf(a)] += m.Volume30d(a, now)
+		}
+		for _, a := range m.Pinned() {
+			if _, ok := vol[a]; !ok {
+				vol[a] = 0
+			}
+		}
+		for a, v := range vol {
+			t := TierFor(v)
 			if p, ok := m.PinnedTier(a); ok {
 				t = p
 			}
