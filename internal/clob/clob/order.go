@@ -297,42 +297,69 @@ func (o *SignedOrder) Hash(d *Domains, negRisk bool) [32]byte {
 	return eip712.Digest(d.Separator(o.Version, negRisk), o.StructHash())
 }
 
-// Verify checks the signature over digest and returns the EOA that signed:
-// for types 0-2 it must be the order's signer; for POLY_1271 the signer is
-// the deposit wallet and the EOA signed the TypedDataSign envelope (the
-// wrapped signature is inner(65) ‖ appDomainSeparator ‖ contentsHash ‖
-// type string ‖ uint16 length).
-func (o *SignedOrder) Verify(d *Domains, negRisk bool) (secp.Address, error) {
+// Signed returns the digest the order's EOA signed and that signature:
+// for types 0-2 the order's own EIP-712 digest; for POLY_1271 the
+// TypedDataSign envelope's digest (the wrapped signature is inner(65) ‖
+// appDomainSeparator ‖ contentsHash ‖ type string ‖ uint16 length, and
+// must name this order and exchange).
+func (o *SignedOrder) Signed(d *Domains, negRisk bool) ([32]byte, secp.Signature, error) {
 	sep := d.Separator(o.Version, negRisk)
 	contents := o.StructHash()
+	var sig secp.Signature
 	if o.SignatureType != SigPoly1271 {
-		var sig secp.Signature
 		copy(sig[:], o.Signature)
 		if sig[64] >= 27 {
 			sig[64] -= 27
 		}
-		a, err := secp.Recover(eip712.Digest(sep, contents), sig)
-		if err != nil || a != o.Signer {
-			return secp.Address{}, errOrderSignature
-		}
-		return a, nil
+		return eip712.Digest(sep, contents), sig, nil
 	}
 	w := o.Signature
 	if len(w) != 65+32+32+len(OrderTypeV2)+2 || int(binary.BigEndian.Uint16(w[len(w)-2:])) != len(OrderTypeV2) ||
 		!bytes.Equal(w[65:97], sep[:]) || !bytes.Equal(w[97:129], contents[:]) || string(w[129:len(w)-2]) != OrderTypeV2 {
-		return secp.Address{}, errWrappedSignature
+		return [32]byte{}, sig, errWrappedSignature
 	}
-	env := TypedDataSignHash(contents, d.Chain, o.Signer)
-	var sig secp.Signature
 	copy(sig[:], w[:65])
 	if sig[64] >= 27 {
 		sig[64] -= 27
 	}
-	a, err := secp.Recover(eip712.Digest(sep, env), sig)
+	return eip712.Digest(sep, TypedDataSignHash(contents, d.Chain, o.Signer)), sig, nil
+}
+
+// Verify recovers the EOA that signed the order: for types 0-2 it must be
+// the order's signer; for POLY_1271 the signer field is the deposit wallet
+// and the EOA is whoever signed the envelope. It also returns the public
+// key, for callers that cache known signers.
+func (o *SignedOrder) Verify(d *Domains, negRisk bool) (secp.Address, error) {
+	a, _, err := o.VerifyPub(d, negRisk)
+	return a, err
+}
+
+// VerifyPub is Verify returning the recovered public key too.
+func (o *SignedOrder) VerifyPub(d *Domains, negRisk bool) (secp.Address, *secp.PublicKey, error) {
+	digest, sig, err := o.Signed(d, negRisk)
 	if err != nil {
-		return secp.Address{}, errOrderSignature
+		return secp.Address{}, nil, err
 	}
-	return a, nil
+	pub, err := secp.RecoverPub(digest, sig)
+	if err != nil {
+		return secp.Address{}, nil, errOrderSignature
+	}
+	a := secp.PubkeyAddress(pub)
+	if o.SignatureType != SigPoly1271 && a != o.Signer {
+		return secp.Address{}, nil, errOrderSignature
+	}
+	return a, pub, nil
+}
+
+// SignedBy reports whether the order was signed by k (a known signer's key
+// table: about half the cost of recovery). False means "not shown", and the
+// caller recovers.
+func (o *SignedOrder) SignedBy(d *Domains, negRisk bool, k *secp.Key) bool {
+	if o.SignatureType != SigPoly1271 && k.Address() != o.Signer {
+		return false
+	}
+	digest, sig, err := o.Signed(d, negRisk)
+	return err == nil && k.Signed(digest, sig)
 }
 
 // TypedDataSignHash is hashStruct(TypedDataSign{contents, "DepositWallet",

@@ -43,7 +43,10 @@ type Options struct {
 	// SnapshotEvery is the engine's snapshot interval in commands (default 10,000).
 	SnapshotEvery uint64
 	// Engine carries engine settings (journal sync hooks in tests); Dir and
-	// SnapshotEvery are set from the fields above.
+	// SnapshotEvery are set from the fields above. JournalLinger 0 means
+	// 3 ms, negative never: a group commit that follows a group of several
+	// commands may wait that long for more while commands keep arriving,
+	// which cuts the fdatasyncs per order under load (as in perps).
 	Engine engine.Config
 	// Gate, when set, holds the engine's opening until it is closed (tests
 	// use it to observe the replay window).
@@ -91,6 +94,12 @@ func Open(opt Options) *Service {
 	}
 	if opt.SnapshotEvery == 0 {
 		opt.SnapshotEvery = 10_000
+	}
+	switch {
+	case opt.Engine.JournalLinger == 0:
+		opt.Engine.JournalLinger = 3 * time.Millisecond
+	case opt.Engine.JournalLinger < 0:
+		opt.Engine.JournalLinger = 0
 	}
 	s := &Service{opt: opt, clock: opt.Clock, log: opt.Log, Domains: clob.NewDomains(opt.ChainID),
 		ready: make(chan struct{}), buckets: ratelimit.NewBuckets(0), hb: map[string]time.Time{}, stop: make(chan struct{})}
