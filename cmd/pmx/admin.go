@@ -33,36 +33,57 @@ Operator commands over the admin listener (token read from DIR/admin.token).
   clob ...                                  CLOB operator stand-ins (pmx admin clob for the list)
 
 Each prints the server's JSON answer; a refused command exits non-zero.
+'pmx admin COMMAND -h' describes one command.
+
+Flags:
 `
 
-// adminClient talks to the admin listener with the data dir's bearer token.
+// adminClient talks to the admin listener with the data dir's bearer token
+// (read at the first request, so a command's help needs no data dir).
 type adminClient struct {
-	url, token string
-	hc         *http.Client
+	url, dir, token string
+	hc              *http.Client
+	stdout          io.Writer
 }
 
 func adminCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	d := config.Defaults()
-	fs := flag.NewFlagSet("admin", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() { fmt.Fprint(stderr, adminUsage); fs.PrintDefaults() }
+	fs := newFlagSet("admin", adminUsage)
 	var url, dir string
 	config.StringVar(fs, os.Getenv, &url, "admin-url", "http://"+d.AdminAddr, "admin listener URL")
 	config.StringVar(fs, os.Getenv, &dir, "data-dir", d.DataDir, "data directory holding admin.token")
+	// Flags before the command; -h there is help on admin itself.
+	fs.SetOutput(stderr)
+	usage := fs.Usage
+	fs.Usage = func() {}
 	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fs.SetOutput(stdout)
+		}
+		usage()
 		return err
 	}
+	fs.Usage = usage
 	rest := fs.Args()
 	if len(rest) == 0 {
 		fs.Usage()
 		return errors.New("admin: no command given")
 	}
-	tok, err := os.ReadFile(filepath.Join(dir, "admin.token"))
-	if err != nil {
-		return fmt.Errorf("admin: reading the admin token: %w", err)
+	if rest[0] == "help" {
+		if len(rest) == 1 {
+			fs.SetOutput(stdout)
+			fs.Usage()
+			return flag.ErrHelp
+		}
+		rest = append(rest[1:2], "--help")
 	}
-	c := &adminClient{url: strings.TrimRight(url, "/"), token: strings.TrimSpace(string(tok)),
-		hc: &http.Client{Timeout: 30 * time.Second}}
+	// Commands without flags of their own answer -h here; the others in
+	// their flag sets.
+	if h, ok := adminHelp[rest[0]]; ok && wantsHelp(rest[1:]) && !adminHasFlags(rest) {
+		fmt.Fprint(stdout, h)
+		return flag.ErrHelp
+	}
+	c := &adminClient{url: strings.TrimRight(url, "/"), dir: dir, hc: &http.Client{Timeout: 30 * time.Second}, stdout: stdout}
 	switch {
 	case len(rest) >= 2 && rest[0] == "instruments" && rest[1] == "list":
 		return c.do(ctx, "GET", "/admin/perps/instruments", nil, stdout)
@@ -83,9 +104,13 @@ func adminCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	return fmt.Errorf("admin: unknown command %q", strings.Join(rest, " "))
 }
 
+// adminFlagSet is an admin command's flag set, its help from adminHelp.
+func adminFlagSet(name string) *flag.FlagSet {
+	return newFlagSet("admin "+name, adminHelp[strings.Fields(name)[0]]+"\nFlags:\n")
+}
+
 func (c *adminClient) createInstrument(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("admin instruments create", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := adminFlagSet("instruments create")
 	symbol := fs.String("symbol", "", "symbol, e.g. BTC-USD (required)")
 	category := fs.String("category", "", "equity, commodity, index or crypto (required)")
 	pd := fs.Uint("price-decimals", 0, "price decimals (tick = 10^-N)")
@@ -94,7 +119,7 @@ func (c *adminClient) createInstrument(ctx context.Context, args []string, stdou
 	minN := fs.String("min-notional", "", "minimum order notional, pUSD")
 	base := fs.String("base-asset", "", "base asset (default: the symbol before '-')")
 	maxP := fs.String("max-price", "", "highest order price (default 100000)")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args, c.stdout, stderr); err != nil {
 		return err
 	}
 	if *symbol == "" || *category == "" || *lev == 0 {
@@ -114,11 +139,10 @@ func (c *adminClient) createInstrument(ctx context.Context, args []string, stdou
 }
 
 func (c *adminClient) deposit(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("admin deposit", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := adminFlagSet("deposit")
 	acct := fs.String("account", "", "account address, 0x... (required)")
 	amt := fs.String("amount", "", "pUSD amount, decimal (required)")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args, c.stdout, stderr); err != nil {
 		return err
 	}
 	if *acct == "" || *amt == "" {
@@ -128,11 +152,10 @@ func (c *adminClient) deposit(ctx context.Context, args []string, stdout, stderr
 }
 
 func (c *adminClient) index(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("admin index", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := adminFlagSet("index")
 	iid := fs.Uint("instrument", 0, "instrument id (required)")
 	price := fs.String("price", "", "index price, decimal (required)")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args, c.stdout, stderr); err != nil {
 		return err
 	}
 	if *iid == 0 || *price == "" {
@@ -143,11 +166,10 @@ func (c *adminClient) index(ctx context.Context, args []string, stdout, stderr i
 
 // mode shows or sets the perps trading mode.
 func (c *adminClient) mode(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("admin mode", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := adminFlagSet("mode")
 	set := fs.String("set", "", "new mode: normal, cancel_only or post_only (absent: show the mode)")
 	retry := fs.Int64("retry-after", 0, "seconds clients are told to wait (Retry-After), default 60")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args, c.stdout, stderr); err != nil {
 		return err
 	}
 	if *set == "" {
@@ -174,6 +196,13 @@ func (c *adminClient) do(ctx context.Context, method, path string, body any, std
 	req, err := http.NewRequestWithContext(ctx, method, c.url+path, rd)
 	if err != nil {
 		return err
+	}
+	if c.token == "" {
+		tok, err := os.ReadFile(filepath.Join(c.dir, "admin.token"))
+		if err != nil {
+			return fmt.Errorf("admin: reading the admin token: %w", err)
+		}
+		c.token = strings.TrimSpace(string(tok))
 	}
 	req.Header.Set("Authorization", "Bearer "+c.token)
 	if body != nil {

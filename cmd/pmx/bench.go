@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -13,18 +12,18 @@ import (
 
 // benchCmd drives a running listener with closed-loop clients and prints
 // latency percentiles: pmx bench --clients 32 URL [URL...].
-func benchCmd(ctx context.Context, args []string, stdout, _ io.Writer) error {
-	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
+func benchCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := newFlagSet("bench", benchUsage)
 	clients := fs.Int("clients", 32, "concurrent keep-alive connections")
 	dur := fs.Duration("duration", 8*time.Second, "measured time")
 	warm := fs.Duration("warmup", 2*time.Second, "unmeasured warm-up")
 	var headers headerFlags
 	fs.Var(&headers, "header", `extra request header "Name: value" (repeatable), e.g. "Accept-Encoding: gzip"`)
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args, stdout, stderr); err != nil {
 		return err
 	}
 	if fs.NArg() == 0 {
-		return fmt.Errorf("bench: at least one URL is required")
+		return fmt.Errorf("bench: at least one URL is required (pmx bench -h)")
 	}
 	res, err := loadgen.Run(ctx, loadgen.Config{URLs: fs.Args(), Clients: *clients, Duration: *dur, Warmup: *warm, Headers: headers})
 	if err != nil {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -14,16 +13,17 @@ import (
 	"pmx/internal/progress"
 )
 
-// applyChunk is how many demo events go into one Apply transaction.
-const applyChunk = 250_000
+// applyChunk is how many demo events go into one Apply transaction (small
+// enough that progress moves every few seconds).
+const applyChunk = 50_000
 
 func demoCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("demo", flag.ContinueOnError)
+	fs := newFlagSet("demo", demoUsage)
 	out := fs.String("out", "", "output file (NDJSON ledger events)")
 	seed := fs.Int64("seed", 1, "random seed")
 	scale := fs.Float64("scale", 1, "world size, 1 = full (500k+ trades)")
 	now := fs.Int64("now", 0, "end of the world's 90-day window, epoch s (default: now)")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args, stdout, stderr); err != nil {
 		return err
 	}
 	if *out == "" {
@@ -48,24 +48,36 @@ func demoCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	return nil
 }
 
-// applyDemo streams the demo world into st in chunks, showing progress by the
-// events' position in the world's time window.
-func applyDemo(ctx context.Context, st ingest.DataStore, seed int64, scale float64, now int64, stderr io.Writer, log *slog.Logger) (int, error) {
+// applyDemo streams the demo world into st in chunks, showing progress in
+// days of the world's history applied. If within is set, applyDemo points it
+// at a function that the store calls during a chunk's Apply (sqlite.Options.
+// Progress), so the bar moves inside a chunk too.
+func applyDemo(ctx context.Context, st ingest.DataStore, seed int64, scale float64, now int64, stderr io.Writer, log *slog.Logger, within *func(done, total int)) (int, error) {
 	opts := demo.Options{Seed: uint64(seed), Scale: scale, Now: time.Unix(now, 0)}
-	const window = 90 * 24 * 3600
-	bar := progress.New("demo world", window, stderr, log)
+	const days = int64(demo.Window / (24 * time.Hour))
+	t0 := now - days*86400
+	bar := progress.New("demo world", days, stderr, log)
+	bar.Unit = "days of history"
 	chunk := make([]ledger.Event, 0, applyChunk)
 	total := 0
 	flush := func() error {
 		if len(chunk) == 0 {
 			return nil
 		}
+		if within != nil {
+			first, last := max(chunk[0].Timestamp-t0, 0), max(chunk[len(chunk)-1].Timestamp-t0, 0)
+			*within = func(done, total int) {
+				if total > 0 {
+					bar.Set(min((first+(last-first)*int64(done)/int64(total))/86400, days))
+				}
+			}
+		}
 		if _, err := st.Apply(ctx, chunk); err != nil {
 			return err
 		}
 		total += len(chunk)
 		if ts := chunk[len(chunk)-1].Timestamp; ts > 0 {
-			bar.Set(min(max(ts-(now-window), 0), window))
+			bar.Set(min(max(ts-t0, 0)/86400, days))
 		}
 		chunk = chunk[:0]
 		return ctx.Err()
@@ -80,7 +92,9 @@ func applyDemo(ctx context.Context, st ingest.DataStore, seed int64, scale float
 	if err == nil {
 		err = flush()
 	}
-	bar.Set(window)
+	if err == nil {
+		bar.Set(days)
+	}
 	bar.Finish()
 	return total, err
 }

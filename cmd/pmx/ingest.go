@@ -6,7 +6,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -22,14 +21,14 @@ import (
 // file is parsed and validated first (a bad line is reported with its number
 // and nothing is applied), then applied in one transaction.
 func ingestCmd(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs := flag.NewFlagSet("ingest", flag.ContinueOnError)
+	fs := newFlagSet("ingest", ingestUsage)
 	var dataDir string
 	config.StringVar(fs, os.Getenv, &dataDir, "data-dir", config.Defaults().DataDir, "data directory")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFlags(fs, args, stdout, stderr); err != nil {
 		return err
 	}
 	if fs.NArg() != 1 {
-		return fmt.Errorf("ingest: exactly one FILE is required")
+		return fmt.Errorf("ingest: exactly one FILE is required (pmx ingest -h)")
 	}
 	log := newLogger(stderr, "text")
 	f, err := os.Open(fs.Arg(0))

@@ -26,19 +26,28 @@ Usage:
                                   operator commands (perps instruments, deposits, index)
   pmx bench  [--clients N] [--duration D] URL...
                                   drive running listeners, print latency percentiles
+  pmx trade  COMMAND [flags]      sign and send perps requests (a proxy key, orders)
+  pmx version                     the version and build of this binary
   pmx help                        this text
 
-Run 'pmx <command> -h' for a command's flags. Every serve flag can also be set
+Run 'pmx <command> -h' for a command's arguments and flags. Every serve flag can also be set
 by a PMX_* environment variable (e.g. --data-dir = PMX_DATA_DIR).
 `
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if err := run(ctx, os.Args[1:], os.Stdout, os.Stderr); err != nil {
-		if !errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintln(os.Stderr, "pmx:", err)
-		}
+	// The first SIGINT/SIGTERM asks for a graceful stop; after it the default
+	// action is restored, so a second Ctrl-C ends the process at once.
+	go func() { <-ctx.Done(); stop() }()
+	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	switch {
+	case err == nil, errors.Is(err, flag.ErrHelp): // help asked for: exit 0
+	case ctx.Err() != nil && errors.Is(err, context.Canceled):
+		fmt.Fprintln(os.Stderr, "pmx: interrupted")
+		os.Exit(130)
+	default:
+		fmt.Fprintln(os.Stderr, "pmx:", err)
 		os.Exit(1)
 	}
 }
@@ -59,7 +68,14 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return adminCmd(ctx, args[1:], stdout, stderr)
 	case "bench":
 		return benchCmd(ctx, args[1:], stdout, stderr)
-	case "help", "-h", "--help":
+	case "trade":
+		return tradeCmd(ctx, args[1:], stdout, stderr)
+	case "version", "--version", "-version":
+		return versionCmd(args[1:], stdout, stderr)
+	case "help", "-h", "-help", "--help":
+		if len(args) > 1 && args[1] != "help" && !wantsHelp(args[1:2]) {
+			return run(ctx, []string{args[1], "--help"}, stdout, stderr) // pmx help serve
+		}
 		fmt.Fprint(stdout, usage)
 		return nil
 	}

@@ -34,7 +34,7 @@ func TestMain(m *testing.M) {
 }
 
 // startServe runs `pmx serve` on ephemeral ports and returns the listener
-// URLs it printed (name -> URL) and the process.
+// URLs it printed (name -> URL) and the process, once it printed "ready".
 func startServe(t *testing.T, args ...string) (map[string]string, *exec.Cmd) {
 	t.Helper()
 	base := []string{"serve", "--data-addr", "127.0.0.1:0", "--catalog-addr", "127.0.0.1:0",
@@ -53,7 +53,7 @@ func startServe(t *testing.T, args ...string) (map[string]string, *exec.Cmd) {
 		if len(f) == 2 && strings.HasPrefix(f[1], "http://") {
 			urls[f[0]] = f[1]
 		}
-		if urls["admin"] != "" {
+		if strings.HasPrefix(sc.Text(), "ready in ") {
 			break
 		}
 	}

@@ -12,6 +12,7 @@ import (
 	"net/http"
 	"net/http/pprof"
 	"os"
+	"sync"
 	"time"
 
 	"pmx/internal/admin"
@@ -22,6 +23,7 @@ import (
 	"pmx/internal/data/dataapi"
 	"pmx/internal/data/ingest"
 	"pmx/internal/data/sqlite"
+	"pmx/internal/demo"
 	"pmx/internal/perps/perpshttp"
 	"pmx/internal/ratelimit"
 	"pmx/internal/server"
@@ -31,11 +33,18 @@ import (
 const dbFile = "pmx.db"
 
 func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if wantsHelp(args) {
+		var c config.Serve
+		fs := newFlagSet("serve", serveUsage)
+		c.Bind(fs, os.Getenv)
+		return parseFlags(fs, args, stdout, stderr)
+	}
 	cfg, err := config.Parse(args)
 	if err != nil {
 		return err
 	}
 	log := newLogger(stderr, cfg.LogFormat)
+	began := time.Now()
 
 	dd, err := server.OpenDataDir(cfg.DataDir)
 	if err != nil {
@@ -54,20 +63,46 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 
+	// Every port is bound before any long work: a clash is reported at once,
+	// and until the services are ready each listener answers 503 "starting".
+	metrics := server.NewMetrics()
+	var dataG, catalogG, clobG, perpsG, adminG gate
+	g := &server.Group{Log: log, Metrics: metrics, Listeners: []*server.Listener{
+		{Name: "data", Addr: cfg.DataAddr, Handler: &dataG, ServesOK: true,
+			Wrap: dataapi.Trace, Refuse: dataapi.Refuse, Body: readOnlyBody},
+		{Name: "catalog", Addr: cfg.CatalogAddr, Handler: &catalogG, ServesOK: true, Refuse: catalog.Refuse, Body: readOnlyBody},
+		{Name: "clob", Addr: cfg.ClobAddr, Handler: &clobG, ServesOK: true, Refuse: clobhttp.Refuse},
+		{Name: "perps", Addr: cfg.PerpsAddr, Handler: &perpsG, ServesOK: true, ConnContext: perpshttp.ConnContext,
+			Refuse: perpshttp.Refuse},
+		{Name: "admin", Addr: cfg.AdminAddr, Handler: &adminG, ServesOK: true, Refuse: adminRefuse, Body: adminBody},
+	}}
+	if err := g.Start(); err != nil {
+		return err
+	}
+	// The listeners stop first on the way out (the stores and the perps
+	// exchange close after them); on an early error return, via the defer.
+	stopListeners := sync.OnceFunc(func() { shutdown(g, log) })
+	defer stopListeners()
+	for _, l := range g.Listeners {
+		fmt.Fprintf(stdout, "%-8s %s\n", l.Name, l.URL())
+	}
+	if testHookBound != nil {
+		testHookBound(g)
+	}
+
 	dbPath := dd.File(dbFile)
 	if _, err := os.Stat(dbPath); errors.Is(err, os.ErrNotExist) && cfg.Demo {
-		if err := loadDemo(ctx, dbPath, cfg.DemoSeed, cfg.DemoScale, demoNow(time.Now()), stderr, log); err != nil {
+		if err := loadDemo(ctx, dbPath, cfg.DemoSeed, cfg.DemoScale, time.Now().Unix(), stderr, log); err != nil {
 			return fmt.Errorf("loading demo world: %w", err)
 		}
 	}
-	stores, err := openStores(ctx, dbPath, nil)
+	stores, err := step(log, "opening the data store", func() (*stores, error) { return openStores(ctx, dbPath, nil) })
 	if err != nil {
 		return err
 	}
 	defer stores.Close()
 	st := stores.data
 
-	metrics := server.NewMetrics()
 	dataOpts := dataapi.Options{Store: st, CursorKey: []byte(cursorKey), Log: log}
 	if !cfg.IPLimits {
 		dataOpts.Limits = &ratelimit.Config{}
@@ -84,10 +119,12 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	}
 	defer clobSvc.Close() // after the listeners have shut down
 
-	perpsSrv, err := perpshttp.New(perpshttp.Options{Dir: dd.File("perps"), Log: log,
-		RiskDelay: cfg.PerpsRiskDelay, AcceptDelay: cfg.PerpsAcceptDelay, TakerDelay: cfg.PerpsTakerDelay,
-		ModifyDelay: cfg.PerpsModifyDelay, COIDWait: cfg.PerpsCOIDWait, NoHeldCancels: !cfg.PerpsHeldCancels,
-		KnownKeys: cmp.Or(cfg.PerpsKnownKeys, -1)})
+	perpsSrv, err := step(log, "opening the perps exchange (replaying its journal)", func() (*perpshttp.Server, error) {
+		return perpshttp.New(perpshttp.Options{Dir: dd.File("perps"), Log: log,
+			RiskDelay: cfg.PerpsRiskDelay, AcceptDelay: cfg.PerpsAcceptDelay, TakerDelay: cfg.PerpsTakerDelay,
+			ModifyDelay: cfg.PerpsModifyDelay, COIDWait: cfg.PerpsCOIDWait, NoHeldCancels: !cfg.PerpsHeldCancels,
+			KnownKeys: cmp.Or(cfg.PerpsKnownKeys, -1)})
+	})
 	if err != nil {
 		return err
 	}
@@ -113,26 +150,18 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	adminMux.Handle("/", server.RequireToken(token, adminAPI.Routes()))
 	// Go profiles for operators (CPU, heap, goroutines), behind the admin token.
 	adminMux.Handle("/debug/pprof/", server.RequireToken(token, http.HandlerFunc(pprof.Index)))
+	adminMux.Handle("/debug/pprof", server.RequireToken(token, http.HandlerFunc(pprof.Index))) // no redirect to the subtree
 	adminMux.Handle("/debug/pprof/profile", server.RequireToken(token, http.HandlerFunc(pprof.Profile)))
 
-	g := &server.Group{Log: log, Metrics: metrics, Listeners: []*server.Listener{
-		{Name: "data", Addr: cfg.DataAddr, Handler: data, ServesOK: true},
-		{Name: "catalog", Addr: cfg.CatalogAddr, Handler: catalogAPI,
-			Wrap: ipLimit(cfg.IPLimits, ratelimit.Middleware{L: catLimiter, Reject: catalogRateLimited})},
-		{Name: "clob", Addr: cfg.ClobAddr, Handler: clobAPI,
-			Wrap: ipLimit(cfg.IPLimits, ratelimit.Middleware{L: clobLimiter, Reject: clobhttp.RateLimited})},
-		// The perps listener limits by request weight itself (429, no delay).
-		{Name: "perps", Addr: cfg.PerpsAddr, Handler: perpsSrv.Handler(), ConnContext: perpshttp.ConnContext},
-		{Name: "admin", Addr: cfg.AdminAddr, Handler: adminMux},
-	}}
-	if err := g.Start(); err != nil {
-		return err
-	}
-	for _, l := range g.Listeners {
-		fmt.Fprintf(stdout, "%-8s %s\n", l.Name, l.URL())
-		log.Info("listening", "service", l.Name, "url", l.URL())
-	}
-	log.Info("serving", "data_dir", cfg.DataDir)
+	dataG.ready(data, true, nil)
+	catalogG.ready(catalogAPI, false, ipLimit(cfg.IPLimits, ratelimit.Middleware{L: catLimiter, Reject: catalogRateLimited}))
+	clobG.ready(clobAPI, false, ipLimit(cfg.IPLimits, ratelimit.Middleware{L: clobLimiter, Reject: clobhttp.RateLimited}))
+	// The perps listener limits by request weight itself (429, no delay).
+	perpsG.ready(perpsSrv.Handler(), false, nil)
+	adminG.ready(adminMux, false, nil)
+	elapsed := time.Since(began).Round(100 * time.Millisecond)
+	fmt.Fprintf(stdout, "ready in %s (data dir %s; stop with Ctrl-C or kill -INT $(cat %s))\n", elapsed, cfg.DataDir, dd.File("LOCK"))
+	log.Info("ready", "data_dir", cfg.DataDir, "elapsed", elapsed.String())
 
 	select {
 	case <-ctx.Done():
@@ -140,13 +169,23 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	case err := <-g.Err():
 		log.Error("listener failed", "err", err)
 	}
+	stopListeners()
+	return nil
+}
+
+// testHookBound, set by tests, runs once every listener is bound and before
+// any long work.
+var testHookBound func(*server.Group)
+
+// shutdown stops the listeners gracefully (in-flight requests finish, up to
+// 10 s).
+func shutdown(g *server.Group, log *slog.Logger) {
 	sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	if err := g.Shutdown(sctx); err != nil {
 		log.Warn("shutdown", "err", err)
 	}
 	log.Info("stopped")
-	return nil
 }
 
 // loadDemo builds the demo world into a temporary database and renames it
@@ -156,12 +195,20 @@ func loadDemo(ctx context.Context, dbPath string, seed int64, scale float64, now
 	for _, suffix := range []string{"", "-wal", "-shm"} {
 		_ = os.Remove(tmp + suffix)
 	}
-	st, err := openStores(ctx, tmp, nil)
+	var within func(done, total int) // set by applyDemo for each chunk
+	st, err := openStores(ctx, tmp, func(done, total int) {
+		if within != nil {
+			within(done, total)
+		}
+	})
 	if err != nil {
 		return err
 	}
 	start := time.Now()
-	n, err := applyDemo(ctx, st.pipeline, seed, scale, now, stderr, log)
+	n, err := applyDemo(ctx, st.pipeline, seed, scale, now, stderr, log, &within)
+	if err == nil {
+		err = linkDemoSeries(ctx, st.catalog, now)
+	}
 	if cerr := st.Close(); err == nil {
 		err = cerr
 	}
@@ -173,6 +220,16 @@ func loadDemo(ctx context.Context, dbPath string, seed int64, scale float64, now
 	}
 	log.Info("demo world loaded", "events", n, "elapsed", time.Since(start).Round(time.Millisecond).String())
 	return nil
+}
+
+// linkDemoSeries files the demo's recurring events under their catalog
+// series (the ledger carries markets, not series).
+func linkDemoSeries(ctx context.Context, cat catalog.Store, now int64) error {
+	events, err := cat.ListEvents(ctx, catalog.EventFilter{})
+	if err != nil {
+		return err
+	}
+	return cat.ImportEvents(ctx, demo.LinkSeries(events, time.Unix(now, 0).UTC().Format(time.RFC3339)))
 }
 
 // stores are the data store and the catalog, sharing one SQLite file, and
@@ -219,12 +276,6 @@ func catalogRateLimited(w http.ResponseWriter, _ *http.Request, retryAfter time.
 	_, _ = io.WriteString(w, `{"type":"rate_limited","error":"too many requests"}`)
 }
 
-// demoNow ends the demo world's window at the start of the current UTC day,
-// so every start on the same day builds the same world from the same seed.
-func demoNow(t time.Time) int64 {
-	return t.UTC().Truncate(24 * time.Hour).Unix()
-}
-
 // ipLimit is the listener wrapper enforcing the IP-based request limits, or
 // nothing when they are switched off (--ip-limits=false).
 func ipLimit(on bool, m ratelimit.Middleware) func(http.Handler) http.Handler {
@@ -233,3 +284,18 @@ func ipLimit(on bool, m ratelimit.Middleware) func(http.Handler) http.Handler {
 	}
 	return m.Wrap
 }
+
+// Listener-level refusals and body limits (see server.guard). The data
+// service and the catalog only read; the admin listener carries the big
+// operator uploads.
+var (
+	readOnlyBody = func(*http.Request) server.BodyLimit {
+		return server.BodyLimit{Max: 64 << 10, Timeout: 10 * time.Second}
+	}
+	adminBody = server.BodyByRoute(server.DefaultBody, map[string]server.BodyLimit{
+		"POST /admin/ledger":  {Max: admin.MaxLedgerBody, Timeout: 10 * time.Minute},
+		"POST /admin/catalog": {Max: catalog.MaxImportBytes, Timeout: 2 * time.Minute},
+	})
+	adminRefuse = server.RefuseByPrefix(server.JSONRefuse, map[string]server.Refuser{
+		"/admin/catalog": catalog.Refuse, "/admin/perps/": perpshttp.Refuse})
+)

@@ -7,11 +7,13 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"log/slog"
 	"net/http"
 
 	"pmx/internal/data/ledger"
 	"pmx/internal/data/store"
+	"pmx/internal/safetext"
 )
 
 // Applier applies a validated batch atomically (store.Store satisfies it).
@@ -68,11 +70,24 @@ func (h *Handler) postLedger(w http.ResponseWriter, r *http.Request) {
 		}
 		return
 	}
+	// Operator text is served to the public: checked like user input.
+	for i := range events {
+		if err := safetext.Walk(&events[i], safetext.MaxText); err != nil {
+			writeJSON(w, http.StatusBadRequest, map[string]any{"error": fmt.Sprintf("event %d: %v", i+1, err), "code": "invalid_request", "event": i + 1})
+			return
+		}
+	}
 	n, err := h.Ledger.Apply(r.Context(), events)
 	if err != nil {
 		var rej *store.RejectedError
 		if errors.As(err, &rej) {
 			writeJSON(w, http.StatusBadRequest, map[string]any{"error": rej.Error(), "code": "invalid_request", "event": rej.Event})
+			return
+		}
+		if errors.Is(err, context.Canceled) {
+			// The operator's client went away: its fault, not the server's.
+			slog.Debug("ledger apply canceled", "err", err)
+			writeJSON(w, http.StatusBadRequest, map[string]string{"error": "request canceled", "code": "invalid_request"})
 			return
 		}
 		slog.Error("ledger apply failed", "err", err)

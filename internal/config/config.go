@@ -40,8 +40,9 @@ type Serve struct {
 	// PerpsCOIDWait: how long a cancel-by-coid of an unknown coid waits for
 	// a racing create (production ~100 ms; 0: order_unknown at once).
 	PerpsCOIDWait time.Duration
-	// PerpsKnownKeys: how many signers' key tables the perps verifier keeps
-	// to check a connection's repeat signer without recovery (0: none).
+	// PerpsKnownKeys has no effect: the known-key shortcut it sized lost to
+	// libsecp256k1 recovery and was removed (docs/perps.md, "known keys").
+	// The flag stays so existing command lines and environments still work.
 	PerpsKnownKeys int
 }
 
@@ -96,7 +97,7 @@ func (c *Serve) Bind(fs *flag.FlagSet, env func(string) string) {
 	dur(&c.PerpsTakerDelay, "perps-taker-delay", d.PerpsTakerDelay, "perps: extra wait of an order that would match on entry (production 20ms)")
 	dur(&c.PerpsModifyDelay, "perps-modify-delay", d.PerpsModifyDelay, "perps: how long a modify is pending (modify_already_pending meanwhile)")
 	dur(&c.PerpsCOIDWait, "perps-coid-wait", d.PerpsCOIDWait, "perps: how long a cancel by an unknown client order id waits for a racing create (production ~100ms)")
-	fs.IntVar(&c.PerpsKnownKeys, "perps-known-keys", int(envInt(env, "perps-known-keys", int64(d.PerpsKnownKeys))), "perps: signers whose key tables are kept to verify a connection's repeat signer without recovery, ~110 KB each, 0 = off (env PMX_PERPS_KNOWN_KEYS)")
+	fs.IntVar(&c.PerpsKnownKeys, "perps-known-keys", int(envInt(env, "perps-known-keys", int64(d.PerpsKnownKeys))), "perps: no effect, kept for compatibility (the known-key shortcut was removed: libsecp256k1 recovery is faster; env PMX_PERPS_KNOWN_KEYS)")
 	str(&c.ClobRateLimits, "clob-rate-limits", d.ClobRateLimits, "CLOB per-signer token buckets: enforce, warn (process and flag) or off")
 	dur(&c.ClobChainDelay, "clob-chain-delay", d.ClobChainDelay, "CLOB: simulated chain step of a trade (MATCHED -> MINED -> CONFIRMED)")
 	fs.BoolVar(&c.PerpsHeldCancels, "perps-held-cancels", envBool(env, "perps-held-cancels", d.PerpsHeldCancels), "perps: hold a cancel that races an accept (else order_in_flight) (env PMX_PERPS_HELD_CANCELS)")

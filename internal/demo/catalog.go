@@ -134,10 +134,11 @@ func describe(r *rand.Rand, cat string, end time.Time) eventText {
 		return eventText{title: q, markets: []marketText{{question: q, outcomes: yesNo}}}
 	case "culture":
 		if r.IntN(2) == 0 {
-			ev := eventText{title: fmt.Sprintf("Best Picture Winner %d", year), negRisk: true}
+			award := pick(r, awards)
+			ev := eventText{title: fmt.Sprintf("%s Winner %d", award, year), negRisk: true}
 			for _, f := range pickN(r, films, 3+r.IntN(5)) {
 				ev.markets = append(ev.markets, marketText{
-					question: fmt.Sprintf("Will %q win Best Picture?", f), group: f, outcomes: yesNo})
+					question: fmt.Sprintf("Will %q win %s %d?", f, award, year), group: f, outcomes: yesNo})
 			}
 			return ev
 		}

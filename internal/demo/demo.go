@@ -29,7 +29,7 @@ const Window = 90 * 24 * time.Hour
 // full-scale sizes.
 const (
 	fullWallets = 5000
-	fullTrades  = 520_000
+	fullTrades  = 390_000 // ticks; a mint match makes two trades, so ~535,000 trades
 	fullEvents  = 110
 	fullCombos  = 40
 )
@@ -51,7 +51,7 @@ func Generate(opts Options, emit func(*ledger.Event) error) error {
 
 // Estimate is the approximate number of events Generate emits, for progress.
 func Estimate(opts Options) int {
-	return int(float64(fullTrades) * opts.Scale * 1.5)
+	return int(float64(fullTrades) * opts.Scale * 2.2)
 }
 
 // WriteFile writes the world to path as NDJSON (atomically: a temporary

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+	"strings"
 
 	"pmx/internal/amount"
 	"pmx/internal/catalog/catalog"
@@ -30,40 +31,44 @@ type gen struct {
 	curBlock int64
 	logIdx   int64
 
-	wallets   []*wallet
-	mms       []int32
-	early     []int32   // non-MM wallets that joined before the window
-	zipfOrder []int32   // non-MM wallets by activity rank
-	zipfCum   []float64 // cumulative activity weights over zipfOrder
-	builders  []string
-	events    []*event
-	live      []*market
-	liveCum   []float64
-	liveDirty bool
-	liveAt    int64 // when liveCum was last built
-	tokens    []*token
-	combos    []*combo
-	dayMakers []int32
-	sched     schedule
-	seq       int64
-	usedSlugs map[string]bool
-	tradeGoal int
-	trades    int
+	wallets    []*wallet
+	mms        []int32
+	early      []int32   // non-MM wallets that joined before the window
+	zipfOrder  []int32   // non-MM wallets by activity rank
+	zipfCum    []float64 // cumulative activity weights over zipfOrder
+	builders   []string
+	events     []*event
+	live       []*market
+	liveCum    []float64
+	liveDirty  bool
+	liveAt     int64 // when liveCum was last built
+	tokens     []*token
+	combos     []*combo
+	dayMakers  []int32
+	sched      schedule
+	seq        int64
+	usedSlugs  map[string]bool
+	usedTitles map[string]bool
+	usedNames  map[string]bool
+	tradeGoal  int
+	trades     int
 }
 
 func newGen(opts Options, emit func(*ledger.Event) error) *gen {
 	now := opts.Now.Unix()
 	return &gen{
-		opts:      opts,
-		r:         rand.New(rand.NewPCG(opts.Seed, 0x5eed_da7a)),
-		hr:        rand.New(rand.NewPCG(opts.Seed^0x9e3779b97f4a7c15, 0x7a5)),
-		emitF:     emit,
-		now:       now,
-		t0:        now - int64(Window.Seconds()),
-		clock:     now - int64(Window.Seconds()),
-		block0:    78_000_000,
-		usedSlugs: map[string]bool{},
-		tradeGoal: int(math.Round(fullTrades * opts.Scale)),
+		opts:       opts,
+		r:          rand.New(rand.NewPCG(opts.Seed, 0x5eed_da7a)),
+		hr:         rand.New(rand.NewPCG(opts.Seed^0x9e3779b97f4a7c15, 0x7a5)),
+		emitF:      emit,
+		now:        now,
+		t0:         now - int64(Window.Seconds()),
+		clock:      now - int64(Window.Seconds()),
+		block0:     78_000_000,
+		usedSlugs:  map[string]bool{},
+		usedTitles: map[string]bool{},
+		usedNames:  map[string]bool{},
+		tradeGoal:  int(math.Round(fullTrades * opts.Scale)),
 	}
 }
 
@@ -289,6 +294,10 @@ func (g *gen) profile(i int32) {
 		Views: int64(lognormal(g.r, 3, 1.5))}
 	if w.mm || g.r.Float64() < 0.6 {
 		e.Name = userName(g.r)
+		for n := 2; g.usedNames[e.Name]; n++ { // handles are unique
+			e.Name = strings.TrimRight(e.Name, "0123456789") + strconv.Itoa(n)
+		}
+		g.usedNames[e.Name] = true
 	}
 	if g.r.Float64() < 0.15 {
 		e.Bio = "Trading " + pick(g.r, categories).name + " since " + strconv.Itoa(2020+g.r.IntN(6)) + "."

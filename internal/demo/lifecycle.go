@@ -12,7 +12,16 @@ import (
 // openEvent declares an event's markets and starts trading them.
 func (g *gen) openEvent(ev *event, t int64) {
 	end := time.Unix(ev.end, 0).UTC()
+	// Titles are unique, as a venue lists one event per question: draw again
+	// on a clash, and as a last resort name the end date.
 	txt := describe(g.r, ev.cat.name, end)
+	for try := 0; try < 50 && g.usedTitles[txt.title]; try++ {
+		txt = describe(g.r, ev.cat.name, end)
+	}
+	if g.usedTitles[txt.title] {
+		txt.title += " (" + end.Format("Jan 2, 2006") + ")"
+	}
+	g.usedTitles[txt.title] = true
 	ev.title = txt.title
 	ev.negRisk = txt.negRisk
 	ev.slug = g.slug(txt.title)

@@ -16,7 +16,10 @@ var (
 		Ember Ferret Glacier Harbor Igloo Jackal Kettle Lemur Magnet Nugget Orchid Panda Quokka Raven Saddle
 		Tiger Umbrella Violin Wombat Yak Zephyr Anchor Bison Cobra Dolphin Eagle Fjord Gecko Heron Iris Jaguar
 		Koala Llama Moose Narwhal Owl Parrot Quill Rhino Sparrow Toucan Urchin Viper Willow`)
-	syllables  = strings.Fields(`ja boo bel ite max ro ka zen tri vo lu mi pa ko shi ra dex nu fi lo gar ton bit`)
+	handleTopics = strings.Fields(`trades bets capital quant macro alpha fx odds edge picks markets research
+		sports crypto polls whale punts value`)
+	awards = []string{"Best Picture", "Best Director", "Best Actress", "Best Actor", "Best Original Score",
+		"Best Animated Feature", "Best Documentary"}
 	firstNames = strings.Fields(`Alice Bruno Carla Dmitri Elena Farid Grace Hiro Ines Jonas Kemi Luca Maya Nadia
 		Omar Priya Quinn Rafael Sofia Tomas Uma Victor Wen Ximena Yusuf Zara`)
 	lastNames = strings.Fields(`Abbott Brennan Castillo Duarte Eriksen Fontaine Garza Halvorsen Ibarra Jensen
@@ -50,16 +53,23 @@ func pickN[T any](r *rand.Rand, xs []T, n int) []T {
 
 func pseudonym(r *rand.Rand) string { return pick(r, adjectives) + "-" + pick(r, nouns) }
 
-// userName makes a handle like "jaboobelite" or "maxro42".
+// userName makes a handle as people pick them: "maya92", "jnakamura",
+// "omar_trades", "quietfalcon", "petrovcapital".
 func userName(r *rand.Rand) string {
-	var b strings.Builder
-	for n := 2 + r.IntN(3); n > 0; n-- {
-		b.WriteString(pick(r, syllables))
+	first, last := strings.ToLower(pick(r, firstNames)), strings.ToLower(pick(r, lastNames))
+	switch r.IntN(6) {
+	case 0:
+		return fmt.Sprintf("%s%02d", first, (70+r.IntN(40))%100) // a birth year
+	case 1:
+		return first[:1] + last
+	case 2:
+		return first + pick(r, []string{"_", ".", ""}) + pick(r, handleTopics)
+	case 3:
+		return strings.ToLower(pick(r, adjectives) + pick(r, nouns))
+	case 4:
+		return last + pick(r, []string{"capital", "research", "trades", "fund"})
 	}
-	if r.IntN(3) == 0 {
-		fmt.Fprintf(&b, "%d", r.IntN(1000))
-	}
-	return b.String()
+	return first + "_" + last[:1+r.IntN(3)]
 }
 
 func personName(r *rand.Rand) string { return pick(r, firstNames) + " " + pick(r, lastNames) }

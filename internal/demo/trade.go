@@ -8,19 +8,22 @@ import (
 )
 
 var (
-	feeRate    = amount.MustParse("0.02") // × min(p, 1-p) × size, on fee categories
-	comboFee   = amount.MustParse("0.01")
-	mmTopUp    = amount.MustParse("250000")
-	mergeAbove = amount.MustParse("5000")
-	maxShares  = amount.MustParse("250000") // per fill, so longshot buys stay plausible
+	feeRate   = amount.MustParse("0.02") // × min(p, 1-p) × size, on fee categories
+	comboFee  = amount.MustParse("0.01")
+	mmTopUp   = amount.MustParse("250000")
+	maxShares = amount.MustParse("50000") // per fill, so longshot buys (and their mint matches) stay plausible
 )
 
 // trade makes one fill at t: a retail taker buys from, or sells to, a
 // market maker or another retail wallet. It reports false when nothing
 // could trade (no live market, nothing to sell).
 //
-// Invariant: a seller always holds what it sells. Market makers that lack
-// inventory split USDC into a complete set first.
+// Invariant: a seller always holds what it sells. A market maker that lacks
+// the outcome a taker buys mints it as the venue does: it splits the shortfall
+// into complete sets, sells the outcome, and sells the complement to a buyer
+// of the other side (a mint match), so every new set is paid for by traded
+// volume and market makers carry no pile of unsold sets. Sets a market maker
+// holds whole are merged back after each fill.
 func (g *gen) trade(t int64) bool {
 	ti := g.pickWallet(t)
 	taker := g.wallets[ti]
@@ -57,8 +60,11 @@ func (g *gen) trade(t int64) bool {
 			size = held
 		}
 	} else {
+		// A longshot is sized as if priced at least 0.25: a $20 punt at 0.02
+		// buys 80 shares, not 1,000, so the mint match on the favourite side
+		// costs its buyer about what a normal bet does.
 		notional := math.Min(50_000, math.Max(1, taker.scale*lognormal(g.r, math.Log(20), 1.3)))
-		size = max(min(shares(notional/(float64(price)/amount.Scale)), maxShares), amount.One)
+		size = max(min(shares(notional/math.Max(float64(price)/amount.Scale, 0.25)), maxShares), amount.One)
 	}
 	notional := amount.Mul(price, size)
 	var fee amount.Micro
@@ -81,10 +87,12 @@ func (g *gen) trade(t int64) bool {
 	maker := g.wallets[mi]
 
 	// Fund both sides before the fill.
+	var minted amount.Micro
 	if side == "BUY" {
 		g.ensureCash(ti, notional+fee, t)
 		if maker.amt(tok) < size {
-			g.mmSplit(mi, m, size-maker.amt(tok), t)
+			minted = size - maker.amt(tok)
+			g.split(mi, m, minted, t)
 		}
 	} else {
 		g.ensureCash(mi, notional, t)
@@ -110,10 +118,47 @@ func (g *gen) trade(t int64) bool {
 	taker.lastSeen = t
 	g.day(mi).madeToday += notional
 	g.day(ti).feesToday += fee
-	if maker.mm && g.r.Float64() < 0.1 {
+	if minted > 0 {
+		g.mintMatch(mi, ti, m, 1-outcome, minted, t)
+	}
+	if maker.mm {
 		g.mmMerge(mi, m, t)
 	}
 	return true
+}
+
+// mintMatch sells amt of outcome of m, which market maker mi just minted, to
+// a retail buyer other than the first taker.
+func (g *gen) mintMatch(mi, not int32, m *market, outcome int, amt amount.Micro, t int64) {
+	bi := g.pickWallet(t)
+	if bi == not {
+		bi = g.pickWallet(t)
+	}
+	if bi == not {
+		return // the maker keeps the complement; the next buyer of it takes it
+	}
+	tok := m.tokens[outcome]
+	price := g.price(m, outcome)
+	notional := amount.Mul(price, amt)
+	var fee amount.Micro
+	if m.ev.cat.fees {
+		fee = amount.Mul(amount.Mul(feeRate, min(price, amount.One-price)), amt)
+	}
+	g.ensureCash(bi, notional+fee, t)
+	maker, buyer := g.wallets[mi], g.wallets[bi]
+	g.chain(&ledger.Event{Kind: ledger.KindTrade, TokenID: g.tokens[tok].id, Maker: maker.addr, Taker: buyer.addr,
+		Side: "BUY", Price: price, Size: amt, FeeUSDC: fee, BuilderCode: g.pickBuilder()}, t)
+	g.trades++
+	g.give(bi, tok, amt)
+	maker.add(tok, -amt)
+	buyer.cash -= notional + fee
+	maker.cash += notional
+	tk := g.tokens[tok]
+	tk.buyers[tk.nbuy%len(tk.buyers)] = bi
+	tk.nbuy++
+	buyer.lastSeen = t
+	g.day(mi).madeToday += notional
+	g.day(bi).feesToday += fee
 }
 
 // retailSeller is a recent buyer of tok (not the taker) that still holds
@@ -163,12 +208,6 @@ func (g *gen) deposit(i int32, amt amount.Micro, t int64) {
 	g.chain(&ledger.Event{Kind: ledger.KindDeposit, User: w.addr, AmountUSDC: amt}, t)
 }
 
-// mmSplit gives a market maker at least need more of each outcome of m.
-func (g *gen) mmSplit(i int32, m *market, need amount.Micro, t int64) {
-	amt := amount.Micro(math.Ceil(math.Max(float64(need)*3, 500*amount.Scale)/(100*amount.Scale))) * 100 * amount.Scale
-	g.split(i, m, amt, t)
-}
-
 func (g *gen) split(i int32, m *market, amt amount.Micro, t int64) {
 	g.ensureCash(i, amt, t)
 	w := g.wallets[i]
@@ -186,14 +225,12 @@ func (g *gen) merge(i int32, m *market, amt amount.Micro, t int64) {
 	g.chain(&ledger.Event{Kind: ledger.KindMerge, User: w.addr, ConditionID: m.cond, Amount: amt}, t)
 }
 
-// mmMerge returns a market maker's surplus complete sets to USDC.
+// mmMerge returns the whole complete sets a market maker holds to USDC.
 func (g *gen) mmMerge(i int32, m *market, t int64) {
 	w := g.wallets[i]
-	both := min(w.amt(m.tokens[0]), w.amt(m.tokens[1]))
-	if both < mergeAbove {
-		return
+	if both := min(w.amt(m.tokens[0]), w.amt(m.tokens[1])) / amount.One * amount.One; both > 0 {
+		g.merge(i, m, both, t)
 	}
-	g.merge(i, m, (both-1000*amount.Scale)/amount.One*amount.One, t)
 }
 
 // comboTrade buys or sells a combo outcome against the venue.

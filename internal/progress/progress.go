@@ -1,6 +1,7 @@
 // Package progress reports how far long work (demo load, ingest, replay) has
-// got: a redrawn bar on a terminal, a structured log line every tenth
-// otherwise, so logs stay readable.
+// got: a redrawn bar on a terminal, otherwise a structured log line every
+// tenth and at least every few seconds, so logs stay readable and a long
+// task is never silent.
 package progress
 
 import (
@@ -25,12 +26,19 @@ type Bar struct {
 	log      *slog.Logger
 	lastDraw time.Time
 	lastLog  int64 // tenths logged
+	loggedAt time.Time
+	// Unit names what is counted ("days", "events"), shown with the counts.
+	Unit string
 }
+
+// logEvery is the longest quiet time between two log lines of a task.
+const logEvery = 5 * time.Second
 
 // New starts a bar. If w is a terminal the bar is drawn on it; otherwise
 // progress goes to log.
 func New(task string, total int64, w io.Writer, log *slog.Logger) *Bar {
 	b := &Bar{task: task, total: total, start: time.Now(), log: log}
+	b.loggedAt = b.start
 	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		b.w = w
 	}
@@ -55,10 +63,15 @@ func (b *Bar) Set(done int64) {
 	}
 	if b.log != nil && b.total > 0 {
 		tenth := done * 10 / b.total
-		if tenth > b.lastLog {
-			b.lastLog = tenth
-			b.log.Info("progress", "task", b.task, "done", done, "total", b.total,
-				"percent", tenth*10, "elapsed", time.Since(b.start).Round(time.Millisecond).String())
+		if tenth > b.lastLog || time.Since(b.loggedAt) >= logEvery && done < b.total {
+			b.lastLog = max(b.lastLog, tenth)
+			b.loggedAt = time.Now()
+			attrs := []any{"task", b.task, "done", done, "total", b.total}
+			if b.Unit != "" {
+				attrs = append(attrs, "unit", b.Unit)
+			}
+			b.log.Info("progress", append(attrs, "percent", done*100/b.total,
+				"elapsed", time.Since(b.start).Round(time.Millisecond).String())...)
 		}
 	}
 }
@@ -92,6 +105,10 @@ func (b *Bar) draw() {
 			bar[i] = '.'
 		}
 	}
-	fmt.Fprintf(b.w, "\r%s [%s] %3d%% %d/%d %s", b.task, bar, pct, b.done, b.total,
+	unit := ""
+	if b.Unit != "" {
+		unit = " " + b.Unit
+	}
+	fmt.Fprintf(b.w, "\r%s [%s] %3d%% %d/%d%s %s", b.task, bar, pct, b.done, b.total, unit,
 		time.Since(b.start).Round(100*time.Millisecond))
 }

@@ -22,7 +22,7 @@ type KeyFunc func(r *http.Request) string
 type Middleware struct {
 	L      *Limiter
 	Match  Matcher  // default: the rules' own Match fields
-	Reject Rejecter // default: plain-text 429 with Retry-After
+	Reject Rejecter // default: JSONReject
 	Key    KeyFunc  // default: ClientIP
 }
 
@@ -36,7 +36,7 @@ func (m Middleware) Wrap(next http.Handler) http.Handler {
 	}
 	reject := m.Reject
 	if reject == nil {
-		reject = PlainReject
+		reject = JSONReject
 	}
 	key := m.Key
 	if key == nil {
@@ -87,6 +87,15 @@ func RetryAfterSeconds(d time.Duration) string {
 func PlainReject(w http.ResponseWriter, _ *http.Request, retryAfter time.Duration, _ string) {
 	w.Header().Set("Retry-After", RetryAfterSeconds(retryAfter))
 	http.Error(w, "Too many requests", http.StatusTooManyRequests)
+}
+
+// JSONReject answers 429 with Retry-After and {"error", "code"}: a listener
+// that names no Rejecter still answers in JSON.
+func JSONReject(w http.ResponseWriter, _ *http.Request, retryAfter time.Duration, _ string) {
+	w.Header().Set("Retry-After", RetryAfterSeconds(retryAfter))
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(http.StatusTooManyRequests)
+	_, _ = w.Write([]byte(`{"error":"too many requests","code":"rate_limited"}`))
 }
 
 // ClientIP keys a request by the peer address of its connection (not by

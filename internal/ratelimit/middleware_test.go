@@ -55,6 +55,10 @@ func TestMiddlewareDelaysThenRejects(t *testing.T) {
 	if rec.Code != http.StatusTooManyRequests || rec.Header().Get("Retry-After") != "15" {
 		t.Fatalf("fifth: %d Retry-After %q", rec.Code, rec.Header().Get("Retry-After"))
 	}
+	// The default rejection is JSON, like every pmx error.
+	if rec.Header().Get("Content-Type") != "application/json" || rec.Body.String() != `{"error":"too many requests","code":"rate_limited"}` {
+		t.Fatalf("default rejection: %q %s", rec.Header().Get("Content-Type"), rec.Body.String())
+	}
 	c.Advance(4 * time.Second)
 	for i := 0; i < 2; i++ {
 		if code := <-done; code != 200 {

@@ -15,6 +15,7 @@ type Metrics struct {
 	Registry *prometheus.Registry
 	requests *prometheus.CounterVec
 	latency  *prometheus.HistogramVec
+	faults   *prometheus.CounterVec
 }
 
 // NewMetrics creates a registry with process/Go collectors and the HTTP
@@ -33,13 +34,23 @@ func NewMetrics() *Metrics {
 			Buckets: []float64{.0001, .00025, .0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5},
 		}, []string{"listener", "route", "status"}),
 	}
-	r.MustRegister(m.requests, m.latency)
+	m.faults = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "pmx_http_client_faults_total",
+		Help: "Requests refused for a client fault (unclean path, body too large, too slow, unreadable, too many bodies per IP), by listener and reason.",
+	}, []string{"listener", "reason"})
+	r.MustRegister(m.requests, m.latency, m.faults)
 	return m
 }
 
 // CounterFunc registers a counter read from f at scrape time.
 func (m *Metrics) CounterFunc(name, help string, labels map[string]string, f func() float64) {
 	m.Registry.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{Name: name, Help: help, ConstLabels: labels}, f))
+}
+
+// ClientFault counts one client fault: a metric, not a log line, so no
+// client can write ERROR lines into the operator's log.
+func (m *Metrics) ClientFault(listener, reason string) {
+	m.faults.WithLabelValues(listener, reason).Inc()
 }
 
 // Handler serves the registry in the Prometheus text format.

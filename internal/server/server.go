@@ -4,6 +4,7 @@
 package server
 
 import (
+	"cmp"
 	"context"
 	"crypto/subtle"
 	"errors"
@@ -28,6 +29,11 @@ type Listener struct {
 	ServesOK bool
 	// ConnContext, if set, is the http.Server's: per-connection state.
 	ConnContext func(ctx context.Context, c net.Conn) context.Context
+	// Refuse writes the listener's own refusals (see guard) in the
+	// service's error shape; nil: JSONRefuse.
+	Refuse Refuser
+	// Body is the body limit of a request's route; nil: DefaultBody.
+	Body func(r *http.Request) BodyLimit
 
 	ln  net.Listener
 	srv *http.Server
@@ -52,8 +58,11 @@ type Group struct {
 	Log       *slog.Logger
 	Metrics   *Metrics
 	Listeners []*Listener
-	wg        sync.WaitGroup
-	errc      chan error
+	// BodyReadsPerIP caps the bodies one client address reads at once per
+	// listener; 0: DefaultBodyReadsPerIP.
+	BodyReadsPerIP int
+	wg             sync.WaitGroup
+	errc           chan error
 }
 
 // Start binds every listener (failing fast if an address is taken) and serves.
@@ -74,7 +83,7 @@ func (g *Group) Start() error {
 		if l.Handler != nil {
 			mux.Handle("/", l.Handler)
 		}
-		var h http.Handler = mux
+		var h http.Handler = g.guard(l, mux)
 		if l.Wrap != nil {
 			h = l.Wrap(h)
 		}
@@ -85,6 +94,7 @@ func (g *Group) Start() error {
 			Handler:           h,
 			ConnContext:       l.ConnContext,
 			ReadHeaderTimeout: 10 * time.Second,
+			MaxHeaderBytes:    MaxHeaderBytes,
 			IdleTimeout:       120 * time.Second,
 			ErrorLog:          slog.NewLogLogger(g.Log.Handler(), slog.LevelWarn),
 		}
@@ -99,6 +109,29 @@ func (g *Group) Start() error {
 		}(l)
 	}
 	return nil
+}
+
+// MaxHeaderBytes bounds a request's header block on every listener (pmx
+// clients send a few hundred bytes; net/http's default is 1 MiB).
+const MaxHeaderBytes = 64 << 10
+
+func (g *Group) guard(l *Listener, next http.Handler) http.Handler {
+	gd := &guard{name: l.Name, next: next, refuse: l.Refuse, limit: l.Body,
+		slots: newIPSlots(cmp.Or(g.BodyReadsPerIP, DefaultBodyReadsPerIP)),
+		fault: func(string, string) {}, debug: func(string, ...any) {}}
+	if gd.refuse == nil {
+		gd.refuse = JSONRefuse
+	}
+	if gd.limit == nil {
+		gd.limit = func(*http.Request) BodyLimit { return DefaultBody }
+	}
+	if g.Metrics != nil {
+		gd.fault = g.Metrics.ClientFault
+	}
+	if g.Log != nil {
+		gd.debug = g.Log.Debug
+	}
+	return gd
 }
 
 // Err reports the first listener that failed while serving.

@@ -8,6 +8,9 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"pmx/internal/httpjson"
+	"pmx/internal/safetext"
 )
 
 // MaxImportBytes bounds one POST /admin/catalog body.
@@ -43,10 +46,14 @@ func ParseImport(body []byte) ([]Event, error) {
 	dec.UseNumber()
 	var raw any
 	if err := dec.Decode(&raw); err != nil {
-		return nil, fmt.Errorf("document is not JSON: %w", err)
+		return nil, fmt.Errorf("document is not JSON: %w", httpjson.Describe(err))
 	}
 	if dec.More() {
 		return nil, errors.New("trailing data after the document")
+	}
+	// Operator text is served to the public: checked like user input.
+	if err := safetext.Walk(raw, safetext.MaxText); err != nil {
+		return nil, err
 	}
 	var list []any
 	switch v := raw.(type) {
@@ -63,13 +70,14 @@ func ParseImport(body []byte) ([]Event, error) {
 	}
 	out := make([]Event, 0, len(list))
 	for i, item := range list {
-		b, err := json.Marshal(renameKeys(item))
+		renamed := renameKeys(item)
+		b, err := json.Marshal(renamed)
 		if err != nil {
 			return nil, err
 		}
 		var e Event
 		if err := json.Unmarshal(b, &e); err != nil {
-			return nil, fmt.Errorf("event %d: %w", i, err)
+			return nil, fmt.Errorf("event %d: %w", i, httpjson.Explain(renamed, &e, err))
 		}
 		if err := Normalize(&e); err != nil {
 			return nil, fmt.Errorf("event %d (id %q): %w", i, e.ID, err)

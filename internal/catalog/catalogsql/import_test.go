@@ -207,7 +207,7 @@ func TestLedgerMarketMapping(t *testing.T) {
 	}
 }
 
-// The live production captures (copied verbatim from shared/fixtures/gamma)
+// The live production captures (copied verbatim into testdata/gamma)
 // import unchanged and come back with every contract field, their ids and
 // titles intact, and re-importing them changes nothing.
 func TestImportProductionCaptures(t *testing.T) {

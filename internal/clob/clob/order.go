@@ -327,39 +327,17 @@ func (o *SignedOrder) Signed(d *Domains, negRisk bool) ([32]byte, secp.Signature
 
 // Verify recovers the EOA that signed the order: for types 0-2 it must be
 // the order's signer; for POLY_1271 the signer field is the deposit wallet
-// and the EOA is whoever signed the envelope. It also returns the public
-// key, for callers that cache known signers.
+// and the EOA is whoever signed the envelope.
 func (o *SignedOrder) Verify(d *Domains, negRisk bool) (secp.Address, error) {
-	a, _, err := o.VerifyPub(d, negRisk)
-	return a, err
-}
-
-// VerifyPub is Verify returning the recovered public key too.
-func (o *SignedOrder) VerifyPub(d *Domains, negRisk bool) (secp.Address, *secp.PublicKey, error) {
 	digest, sig, err := o.Signed(d, negRisk)
 	if err != nil {
-		return secp.Address{}, nil, err
+		return secp.Address{}, err
 	}
-	pub, err := secp.RecoverPub(digest, sig)
-	if err != nil {
-		return secp.Address{}, nil, errOrderSignature
+	a, err := secp.Recover(digest, sig)
+	if err != nil || (o.SignatureType != SigPoly1271 && a != o.Signer) {
+		return secp.Address{}, errOrderSignature
 	}
-	a := secp.PubkeyAddress(pub)
-	if o.SignatureType != SigPoly1271 && a != o.Signer {
-		return secp.Address{}, nil, errOrderSignature
-	}
-	return a, pub, nil
-}
-
-// SignedBy reports whether the order was signed by k (a known signer's key
-// table: about half the cost of recovery). False means "not shown", and the
-// caller recovers.
-func (o *SignedOrder) SignedBy(d *Domains, negRisk bool, k *secp.Key) bool {
-	if o.SignatureType != SigPoly1271 && k.Address() != o.Signer {
-		return false
-	}
-	digest, sig, err := o.Signed(d, negRisk)
-	return err == nil && k.Signed(digest, sig)
+	return a, nil
 }
 
 // TypedDataSignHash is hashStruct(TypedDataSign{contents, "DepositWallet",

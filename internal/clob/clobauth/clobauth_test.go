@@ -10,6 +10,7 @@ import (
 	"math/big"
 	"net/http"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"testing"
@@ -22,7 +23,7 @@ import (
 const anvil0 = "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266"
 
 func TestL1Fixture(t *testing.T) {
-	raw, err := os.ReadFile("testdata/clob_auth.json") // copied from shared/fixtures/clob
+	raw, err := os.ReadFile(filepath.Join("testdata", "clob_auth.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -132,7 +132,9 @@ func (h *Handler) RequireL2(next http.Handler) http.Handler {
 				fail(w, clob.ErrInvalidPayload)
 				return
 			}
-			WriteError(w, h.log, err, clob.ErrUnauthorized)
+			// A body that cannot be read is the client's fault (aborted,
+			// stalled): no server log line.
+			WriteError(w, nil, err, clob.ErrUnauthorized)
 			return
 		}
 		k, ok, err := h.store.Get(r.Context(), hd.APIKey)

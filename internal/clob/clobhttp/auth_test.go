@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/http"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"sync"
@@ -239,10 +240,9 @@ func TestPublicRoutes(t *testing.T) {
 }
 
 // TestFixtureSignature: the captured ClobAuth signature in
-// testdata/clob_auth.json (from shared/fixtures/clob) creates a key through
-// the route.
+// testdata/clob_auth.json (a public capture, testdata/PROVENANCE.md) creates a key through the route.
 func TestFixtureSignature(t *testing.T) {
-	raw, err := os.ReadFile("testdata/clob_auth.json") // copied from shared/fixtures/clob
+	raw, err := os.ReadFile(filepath.Join("testdata", "clob_auth.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -35,7 +35,6 @@ type Options struct {
 type Handler struct {
 	store    clob.Store
 	svc      *clobsvc.Service
-	known    *knownKeys // repeat signers' key tables (order verification)
 	deriver  *clobauth.Deriver
 	l1       *clobauth.L1
 	l2Window time.Duration
@@ -58,7 +57,6 @@ func New(opt Options) (*Handler, error) {
 	h := &Handler{
 		store:    opt.Store,
 		svc:      opt.Service,
-		known:    newKnownKeys(),
 		deriver:  d,
 		l1:       clobauth.NewL1(opt.L1),
 		l2Window: opt.L2Window,

@@ -76,15 +76,12 @@ func (h *Handler) prepare(no *clob.NewOrder, k clob.Key, builder string) (cloben
 	if o.SignatureType == clob.SigEOA && o.Maker != o.Signer {
 		return in, clob.E(clob.ErrInvalidOrderPayload)
 	}
-	if kk := h.known.get(k.Address); kk == nil || !o.SignedBy(h.svc.Domains, ti.NegRisk, kk) {
-		eoa, pub, err := o.VerifyPub(h.svc.Domains, ti.NegRisk)
-		if err != nil {
-			return in, clob.E(clob.ErrInvalidOrderPayload)
-		}
-		if eoa != k.Address {
-			return in, clob.E(clob.ErrSignerMismatch)
-		}
-		h.known.recovered(eoa, pub)
+	eoa, err := o.Verify(h.svc.Domains, ti.NegRisk)
+	if err != nil {
+		return in, clob.E(clob.ErrInvalidOrderPayload)
+	}
+	if eoa != k.Address {
+		return in, clob.E(clob.ErrSignerMismatch)
 	}
 	hash := o.Hash(h.svc.Domains, ti.NegRisk)
 	in = clobengine.OrderInput{Hash: "0x" + hexLower(hash[:]), Token: token, Side: o.Side, MakerAmt: int64(o.MakerAmount),

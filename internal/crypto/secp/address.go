@@ -1,7 +1,11 @@
-// Package secp recovers Ethereum signers from secp256k1 signatures. It wraps
-// decred's pure-Go secp256k1 (ISC) and adds Ethereum's conventions: 65-byte
-// r||s||v signatures, Keccak-derived 20-byte addresses, and the rejection of
-// malleable (high-S) signatures that decred itself accepts.
+// Package secp recovers Ethereum signers from secp256k1 signatures. It adds
+// Ethereum's conventions (65-byte r||s||v signatures, Keccak-derived 20-byte
+// addresses, and the rejection of malleable high-S signatures, which both
+// libraries accept) to one of two backends chosen at build time: with cgo
+// (the default build) bitcoin-core's libsecp256k1 through go-ethereum's
+// crypto/secp256k1 package; with CGO_ENABLED=0 decred's pure-Go secp256k1.
+// Backend names the one linked; both accept exactly the same signatures
+// (FuzzRecoverBackends).
 package secp
 
 import (

@@ -9,7 +9,6 @@ import (
 	"github.com/decred/dcrd/dcrec/secp256k1/v4"
 	"github.com/decred/dcrd/dcrec/secp256k1/v4/ecdsa"
 
-	"pmx/internal/cpuclock"
 	"pmx/internal/crypto/keccak"
 )
 
@@ -215,37 +214,4 @@ func FuzzParseAddress(f *testing.F) {
 			t.Fatalf("checksum round trip failed for %q", s)
 		}
 	})
-}
-
-func BenchmarkRecover(b *testing.B) {
-	key := mustKey(b, keyAddrs[0].key)
-	digest := keccak.Sum256([]byte("bench"))
-	sig := mustSig(b, key, digest)
-	b.ReportAllocs()
-	m := cpuclock.Start()
-	for b.Loop() {
-		if _, err := Recover(digest, sig); err != nil {
-			b.Fatal(err)
-		}
-	}
-	m.Report(b)
-}
-
-// BenchmarkRecoverParallel is the machine-wide ceiling: recoveries on all
-// GOMAXPROCS cores at once (ns/op is wall time per recovery across cores).
-func BenchmarkRecoverParallel(b *testing.B) {
-	key := mustKey(b, keyAddrs[0].key)
-	digest := keccak.Sum256([]byte("bench"))
-	sig := mustSig(b, key, digest)
-	b.ReportAllocs()
-	m := cpuclock.Start()
-	b.RunParallel(func(pb *testing.PB) {
-		for pb.Next() {
-			if _, err := Recover(digest, sig); err != nil {
-				b.Error(err)
-				return
-			}
-		}
-	})
-	m.Report(b)
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 
 	"github.com/decred/dcrd/dcrec/secp256k1/v4"
-	"github.com/decred/dcrd/dcrec/secp256k1/v4/ecdsa"
 
 	"pmx/internal/crypto/keccak"
 )
@@ -57,49 +56,43 @@ func (sig Signature) Hex() string {
 	return "0x" + hex.EncodeToString(b[:])
 }
 
-// Recover returns the address whose key produced sig over digest. It rejects
-// high-S signatures (see ErrHighS) before any curve arithmetic.
+// Recover returns the address whose key produced sig over digest. The
+// checks that decide which signatures are acceptable are all here, before
+// the backend (libsecp256k1 with cgo, decred without) is called, so both
+// builds accept exactly the same signatures: r and s in [1, n-1], s low
+// (see ErrHighS), v 0 or 1.
 func Recover(digest [32]byte, sig Signature) (Address, error) {
-	pub, err := RecoverPub(digest, sig)
-	if err != nil {
+	if err := check(&sig); err != nil {
 		return Address{}, err
 	}
-	return PubkeyAddress(pub), nil
+	pub, ok := recoverPub(&digest, &sig)
+	if !ok {
+		return Address{}, ErrRecover
+	}
+	return rawAddress(pub), nil
 }
 
-// PublicKey is a signer's public key (decred's type; callers need not
-// import it).
-type PublicKey = secp256k1.PublicKey
-
-// RecoverPub is Recover returning the public key itself (for NewKey).
-func RecoverPub(digest [32]byte, sig Signature) (*secp256k1.PublicKey, error) {
-	var s secp256k1.ModNScalar
-	if overflow := s.SetByteSlice(sig[32:64]); overflow {
-		return nil, ErrRecover
+// check applies Recover's acceptance rules without any curve arithmetic.
+func check(sig *Signature) error {
+	var r, s secp256k1.ModNScalar
+	if overflow := s.SetByteSlice(sig[32:64]); overflow || s.IsZero() {
+		return ErrRecover
 	}
 	if s.IsOverHalfOrder() {
-		return nil, ErrHighS
+		return ErrHighS
 	}
 	if sig[64] > 1 {
-		return nil, ErrSignatureFormat
+		return ErrSignatureFormat
 	}
-	// decred's compact form is <27+recid> || r || s (uncompressed key flag off).
-	var compact [65]byte
-	compact[0] = 27 + sig[64]
-	copy(compact[1:], sig[:64])
-	pub, _, err := ecdsa.RecoverCompact(compact[:], digest[:])
-	if err != nil {
-		return nil, ErrRecover
+	if overflow := r.SetByteSlice(sig[:32]); overflow || r.IsZero() {
+		return ErrRecover
 	}
-	return pub, nil
+	return nil
 }
 
-// PubkeyAddress is the last 20 bytes of keccak256 of the uncompressed public
-// key without its 0x04 prefix.
-func PubkeyAddress(pub *secp256k1.PublicKey) Address {
-	var a Address
-	raw := pub.SerializeUncompressed()
-	h := keccak.Sum256(raw[1:])
-	copy(a[:], h[12:])
-	return a
+// rawAddress is the last 20 bytes of keccak256 of an uncompressed public key
+// without its 0x04 prefix.
+func rawAddress(pub [65]byte) Address {
+	h := keccak.Sum256(pub[1:])
+	return Address(h[12:])
 }

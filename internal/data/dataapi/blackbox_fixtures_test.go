@@ -7,7 +7,7 @@ import (
 )
 
 // fixtureDir holds copies of the live production captures
-// (shared/fixtures/data-v2; see PROVENANCE.md there).
+// (testdata/data-v2/PROVENANCE.md says when and from where).
 const fixtureDir = "testdata/data-v2"
 
 // nullable are the fields the contract allows to be null; a null on either

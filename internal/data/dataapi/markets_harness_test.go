@@ -209,30 +209,13 @@ func handWorld() []ledger.Event {
 	return b.evs
 }
 
-// sharedFixture reads shared/fixtures/data-v2/<name> from an ancestor
-// directory (shared/ sits beside the checkout) or $PMX_SHARED_DIR.
+// sharedFixture reads testdata/data-v2/<name>, a copy of a live production
+// capture (testdata/data-v2/PROVENANCE.md). A missing file fails the test.
 func sharedFixture(t testing.TB, name string) []byte {
 	t.Helper()
-	rel := filepath.Join("fixtures", "data-v2", name)
-	if d := os.Getenv("PMX_SHARED_DIR"); d != "" {
-		b, err := os.ReadFile(filepath.Join(d, rel))
-		if err != nil {
-			t.Fatal(err)
-		}
-		return b
-	}
-	dir, err := os.Getwd()
+	b, err := os.ReadFile(filepath.Join(fixtureDir, name))
 	if err != nil {
 		t.Fatal(err)
 	}
-	for {
-		if b, err := os.ReadFile(filepath.Join(dir, "shared", rel)); err == nil {
-			return b
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Skipf("shared/%s not found above the working directory", rel)
-		}
-		dir = parent
-	}
+	return b
 }

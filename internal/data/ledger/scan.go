@@ -36,7 +36,7 @@ func decodeLine(b []byte, e *Event) error {
 			}
 			seenKind = true
 			if s.i >= len(s.b) || s.b[s.i] != '"' {
-				return s.typeErr("kind", "ledger.Kind")
+				return s.typeErr("kind", "a string (the event kind)")
 			}
 			v, err := s.strBytes()
 			e.Kind = intern(v)
@@ -379,7 +379,7 @@ func (s *scanner) int(name string) (int64, error) {
 		return 0, nil
 	}
 	if s.i >= len(s.b) || s.b[s.i] != '-' && (s.b[s.i] < '0' || s.b[s.i] > '9') {
-		return 0, s.typeErr(name, "int64")
+		return 0, s.typeErr(name, "a 64-bit integer")
 	}
 	raw, err := s.number()
 	if err != nil {
@@ -387,7 +387,7 @@ func (s *scanner) int(name string) (int64, error) {
 	}
 	v, err := strconv.ParseInt(string(raw), 10, 64)
 	if err != nil {
-		return 0, fmt.Errorf("field %q: expected int64, got JSON number %s", name, raw)
+		return 0, fmt.Errorf("field %q: expected a 64-bit integer, got JSON number %s", name, raw)
 	}
 	return v, nil
 }
@@ -508,7 +508,7 @@ func (s *scanner) legs() ([]ComboLeg, error) {
 	isNull := false
 	err := s.array("legs", &isNull, func() error {
 		if s.i >= len(s.b) || s.b[s.i] != '{' {
-			return s.typeErr("legs", "ledger.ComboLeg")
+			return s.typeErr("legs", "an object (a combo leg)")
 		}
 		var l ComboLeg
 		var seenC, seenO bool

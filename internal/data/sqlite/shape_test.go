@@ -11,7 +11,8 @@ import (
 	"pmx/internal/data/store"
 )
 
-// Copies of ../shared/fixtures/data-v2 live captures (see its PROVENANCE.md).
+// Copies of live production captures (the data service v2 fixtures; see
+// ../dataapi/testdata/data-v2/PROVENANCE.md).
 const fixtures = "testdata/fixtures"
 
 // kinds maps a JSON value's keys to their JSON types, one level deep.
@@ -43,13 +44,9 @@ func kinds(t *testing.T, v any) map[string]string {
 
 func fixtureRow(t *testing.T, file string, path ...string) any {
 	t.Helper()
-	root := os.Getenv("PMX_FIXTURES")
-	if root == "" {
-		root = fixtures
-	}
-	b, err := os.ReadFile(filepath.Join(root, file))
+	b, err := os.ReadFile(filepath.Join(fixtures, file))
 	if err != nil {
-		t.Skipf("fixture not available: %v", err)
+		t.Fatal(err)
 	}
 	var v any
 	if err := json.Unmarshal(b, &v); err != nil {

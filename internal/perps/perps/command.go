@@ -1,7 +1,5 @@
 package perps
 
-import "encoding/json"
-
 // Command kinds.
 const (
 	KCreateInstrument = "instrument"
@@ -21,8 +19,9 @@ const (
 	KLiquidating = "liquidating" // Account, On: the account's liquidation flag
 )
 
-// Command is one journaled input. Account is the acting account's lower-case
-// address. Values are kept as the client sent them (decimal strings) and
+// Command is one journaled input (record.go: its binary journal record; the
+// JSON tags read journals written before it). Account is the acting
+// account's lower-case address. Values are kept as the client sent them (decimal strings) and
 // parsed by the machine against the instrument's grid, so validation is
 // deterministic and replays the same.
 type Command struct {
@@ -82,27 +81,6 @@ type InstrumentSpec struct {
 	// MaxPrice bounds order prices (the book's grid; memory grows with
 	// MaxPrice×10^price_decimals). Default 100,000, capped by book.MaxTicks.
 	MaxPrice string `json:"max_price,omitempty"`
-}
-
-// Encode is the journal payload of c.
-func (c *Command) Encode() []byte {
-	if b, ok := encodeOrders(c); ok {
-		return b
-	}
-	b, _ := json.Marshal(c)
-	return b
-}
-
-// DecodeCommand parses a journal payload.
-func DecodeCommand(b []byte) (*Command, error) {
-	if c, ok := decodeOrders(b); ok {
-		return c, nil
-	}
-	var c Command
-	if err := json.Unmarshal(b, &c); err != nil {
-		return nil, err
-	}
-	return &c, nil
 }
 
 // Ack is one createOrders acknowledgement.

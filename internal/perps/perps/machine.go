@@ -1,7 +1,6 @@
 package perps
 
 import (
-	"math/bits"
 	"sort"
 	"strings"
 
@@ -63,6 +62,8 @@ type Machine struct {
 	pend    []uint64           // in-flight order ids (Due > 0)
 	mods    steps[*PendingMod] // pending modifies (pendmod.go)
 	ccs     steps[*COIDWait]   // cancels-by-coid waiting for a create (coidwait.go)
+
+	aud auditState // the perpsaudit build's shadow state (audit_on.go)
 }
 
 // New returns an empty exchange.
@@ -154,6 +155,7 @@ func (m *Machine) Apply(seq uint64, ts int64, cmd []byte, out []Event) []Event {
 		ev.Err = "invalid_command"
 	}
 	m.finishBBOs(&ev)
+	m.audit()
 	return append(out, ev)
 }
 
@@ -226,8 +228,13 @@ func (m *Machine) deposit(c *Command, ts int64, ev *Event) {
 		ev.Err = "invalid amount"
 		return
 	}
+	if a := m.accts[c.Account]; a != nil && !m.fits(a, 0, amt) {
+		ev.Err = ErrAmountRange
+		return
+	}
 	a := m.account(c.Account, ts)
-	a.Balance += amt
+	a.Balance += amt // fits: checked above (a new account starts at 0)
+	m.auditCredit(a, amt)
 	a.Deposits = append(a.Deposits, Deposit{ID: m.nextDep, Amount: amt, TS: ts})
 	ev.ID = m.nextDep
 	m.nextDep++
@@ -312,24 +319,6 @@ func isCOID(s string) bool {
 
 func fixedPrice(t int64) fixed.Price { return fixed.Price(t) }
 func fixedQty(q int64) fixed.Qty     { return fixed.Qty(q) }
-
-// mulDiv is a*b/c for non-negative a, b and positive c, saturating.
-func mulDiv(a, b, c int64) int64 {
-	hi, lo := bits.Mul64(uint64(a), uint64(b))
-	if hi >= uint64(c) {
-		return 1 << 62
-	}
-	q, _ := bits.Div64(hi, lo, uint64(c))
-	return int64(q)
-}
-
-// fee is notional×ppm/1e6 in micro, truncated.
-func fee(notionalMicro, ppm int64) int64 {
-	if ppm < 0 {
-		return -mulDiv(notionalMicro, -ppm, 1_000_000)
-	}
-	return mulDiv(notionalMicro, ppm, 1_000_000)
-}
 
 func (m *Machine) sortedOpen(a *Account) []uint64 {
 	ids := make([]uint64, 0, len(a.Open))

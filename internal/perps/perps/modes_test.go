@@ -89,7 +89,7 @@ func TestAwaitingRiskChecks(t *testing.T) {
 		}},
 		{"orders awaiting risk checks reserve no margin", Config{RiskDelayMs: 10}, func(f *flight) {
 			f.place(acA, true, "100", "15000")
-			if used := f.m.usedMargin(f.m.accts[acA]); used != 0 {
+			if used, _ := f.m.usedMargin(f.m.accts[acA]); used != 0 {
 				f.t.Errorf("used margin %d", used)
 			}
 		}},

@@ -85,6 +85,11 @@ func (m *Machine) applyModify(o *Order, r *ModifyReq, ticks, lots int64, ts int6
 	if lots <= o.Filled {
 		return bad("modify_quantity_not_above_filled")
 	}
+	if lots > o.Lots { // more exposure: the checked-money bound (exposure.go)
+		if w, ok := worst(in, lots-o.Lots); !ok || !m.fits(m.accts[o.Account], w, 0) {
+			return bad(ErrValueRange)
+		}
+	}
 	if o.Buy {
 		if ask, _, ok := in.book.BestAsk(); ok && ticks >= ask {
 			return bad("modify_would_cross")

@@ -29,8 +29,15 @@ func (m *Machine) RiskCheck(a *Account, in *Instrument, buy bool, ticks, lots in
 			ticks, _, _ = in.book.BestBid()
 		}
 	}
-	need := tickLotsToMicro(notional(ticks, lots), in.PriceDecimals, in.QtyDecimals) / m.leverage(a, in)
-	if need > a.Balance-m.usedMargin(a) {
+	v, ok := valueMicro(in, ticks, lots)
+	if !ok {
+		return ErrValueRange
+	}
+	used, ok := m.usedMargin(a)
+	if !ok {
+		return "insufficient_margin" // more margin in use than any balance holds
+	}
+	if avail, ok := sub(a.Balance, used); !ok || v/m.leverage(a, in) > avail {
 		return "insufficient_margin"
 	}
 	return ""
@@ -45,11 +52,16 @@ func (m *Machine) leverage(a *Account, in *Instrument) int64 {
 
 // usedMargin is the initial margin of the account's positions (at entry) and
 // open non-reduce-only orders (in flight included, awaiting risk checks not).
-func (m *Machine) usedMargin(a *Account) int64 {
+// ok is false if the sum does not fit (non-negative terms: map order does
+// not matter).
+func (m *Machine) usedMargin(a *Account) (int64, bool) {
 	var used int64
 	for iid, p := range a.Positions {
 		in := m.inst[iid]
-		used += tickLotsToMicro(p.Cost, in.PriceDecimals, in.QtyDecimals) / m.leverage(a, in)
+		v, ok := tickLotsToMicro(p.Cost, in.PriceDecimals, in.QtyDecimals)
+		if used, ok = add(used, v/m.leverage(a, in)); !ok {
+			return 0, false
+		}
 	}
 	for oid := range a.Open {
 		o := m.orders[oid]
@@ -57,9 +69,15 @@ func (m *Machine) usedMargin(a *Account) int64 {
 			continue
 		}
 		in := m.inst[o.IID]
-		used += tickLotsToMicro(notional(o.Ticks, o.Lots-o.Filled), in.PriceDecimals, in.QtyDecimals) / m.leverage(a, in)
+		v, ok := valueMicro(in, o.Ticks, o.Lots-o.Filled)
+		if !ok {
+			return 0, false
+		}
+		if used, ok = add(used, v/m.leverage(a, in)); !ok {
+			return 0, false
+		}
 	}
-	return used
+	return used, true
 }
 
 func (m *Machine) createOrders(c *Command, ts int64, ev *Event) {
@@ -158,6 +176,9 @@ func (m *Machine) place(a *Account, r *OrderReq, ts int64, ev *Event) Ack {
 	if len(a.Open) >= m.cfg.MaxOpenOrders {
 		return bad("open_orders_limit")
 	}
+	if w, ok := worst(in, lots); !ok || !m.fits(a, w, 0) {
+		return bad(ErrValueRange)
+	}
 	if m.fl.RiskMs == 0 { // else the order awaits its risk checks (inflight.go)
 		if e := m.RiskCheck(a, in, r.Buy, ticks, lots, r.RO); e != "" {
 			return bad(e)
@@ -172,8 +193,7 @@ func (m *Machine) place(a *Account, r *OrderReq, ts int64, ev *Event) Ack {
 		a.COIDs[o.COID] = o.OID
 	}
 	ack := Ack{Status: "ok", OID: o.OID, COID: o.COID}
-	if ticks > 0 && in.MinNotional > 0 &&
-		tickLotsToMicro(notional(ticks, lots), in.PriceDecimals, in.QtyDecimals) < in.MinNotional {
+	if ticks > 0 && in.MinNotional > 0 && must(valueMicro(in, ticks, lots)) < in.MinNotional {
 		m.finish(o, StBelowMin, ts)
 		m.touch(o)
 		m.flush(ev)
@@ -355,7 +375,7 @@ func (in *Instrument) candle(ts, p, q int64) {
 	if n := len(in.Candles); n > 0 && in.Candles[n-1].Open == t {
 		c := &in.Candles[n-1]
 		c.H, c.L, c.C = max(c.H, p), min(c.L, p), p
-		c.Volume += q
+		c.Volume = satAdd(c.Volume, q)
 		c.Count++
 		return
 	}
@@ -388,17 +408,19 @@ func (m *Machine) fill(in *Instrument, o *Order, buy bool, ticks, lots int64, ta
 	if !buy {
 		signed = -lots
 	}
+	// Checked throughout; the exposure bound (exposure.go) that every
+	// order passed guarantees each result fits, so must never fires.
 	var pnl int64 // tick×lot units
 	if p.Size == 0 || (p.Size > 0) == buy {
-		p.Size += signed
-		p.Cost += notional(ticks, lots)
+		p.Size = must(add(p.Size, signed))
+		p.Cost = must(add(p.Cost, must(notional(ticks, lots))))
 	} else {
 		closeQ := min(lots, abs(p.Size))
-		removed := mulDiv(p.Cost, closeQ, abs(p.Size))
+		removed := must(mulDiv(p.Cost, closeQ, abs(p.Size)))
 		if p.Size > 0 {
-			pnl = notional(ticks, closeQ) - removed
+			pnl = must(sub(must(notional(ticks, closeQ)), removed))
 		} else {
-			pnl = removed - notional(ticks, closeQ)
+			pnl = must(sub(removed, must(notional(ticks, closeQ))))
 		}
 		p.Cost -= removed
 		if p.Size > 0 {
@@ -408,22 +430,23 @@ func (m *Machine) fill(in *Instrument, o *Order, buy bool, ticks, lots int64, ta
 		}
 		if rest := lots - closeQ; rest > 0 {
 			p.Size = signed / lots * rest
-			p.Cost = notional(ticks, rest)
+			p.Cost = must(notional(ticks, rest))
 		}
 		if p.Size == 0 {
 			p.Cost = 0
 		}
 	}
-	in.OpenInterest += max(p.Size, 0) - max(prevSize, 0)
-	pnlMicro := tickLotsToMicro(pnl, in.PriceDecimals, in.QtyDecimals)
-	nMicro := tickLotsToMicro(notional(ticks, lots), in.PriceDecimals, in.QtyDecimals)
+	in.OpenInterest = satAdd(in.OpenInterest, max(p.Size, 0)-max(prevSize, 0))
+	pnlMicro := must(tickLotsToMicro(pnl, in.PriceDecimals, in.QtyDecimals))
+	nMicro := must(valueMicro(in, ticks, lots))
 	ppm := m.cfg.MakerPPM
 	if taker {
 		ppm = m.cfg.TakerPPM
 	}
-	f := fee(nMicro, ppm)
-	p.Realized += pnlMicro
-	a.Balance += pnlMicro - f
+	f := must(fee(nMicro, ppm))
+	p.Realized = must(add(p.Realized, pnlMicro))
+	a.Balance = must(add(a.Balance, must(sub(pnlMicro, f))))
+	m.auditCredit(a, pnlMicro-f)
 	if p.Size == 0 && p.Realized == 0 {
 		delete(a.Positions, in.ID)
 	}
@@ -434,10 +457,10 @@ func (m *Machine) fill(in *Instrument, o *Order, buy bool, ticks, lots int64, ta
 			a.Volume = append([]VolumeDay(nil), a.Volume[len(a.Volume)-8:]...)
 		}
 	}
-	if taker {
-		a.Volume[len(a.Volume)-1].Taker += nMicro
+	if d := &a.Volume[len(a.Volume)-1]; taker {
+		d.Taker = satAdd(d.Taker, nMicro)
 	} else {
-		a.Volume[len(a.Volume)-1].Maker += nMicro
+		d.Maker = satAdd(d.Maker, nMicro)
 	}
 	fl := Fill{TID: tid, OID: o.OID, IID: in.ID, Buy: buy, Ticks: ticks, Lots: lots, Taker: taker, Fee: f,
 		PrevSize: prevSize, PrevCost: prevCost, PnL: pnlMicro, TS: ts}

@@ -48,7 +48,7 @@ func (m *Machine) markTicks(in *Instrument, p *Position) int64 {
 	switch {
 	case okb && oka:
 		return (a + b) / 2
-	case in.IndexTicks > 0:
+	case in.IndexTicks > 0 && in.IndexTicks < in.Ticks: // an index off the grid is no mark (nothing trades there)
 		return in.IndexTicks
 	case in.LastTicks > 0:
 		return in.LastTicks
@@ -78,8 +78,9 @@ func (m *Machine) PortfolioOf(addr string, nowMs int64) Portfolio {
 			g := in.grid()
 			lev := m.leverage(a, in)
 			mark := m.markTicks(in, p)
-			val := tickLotsToMicro(notional(mark, p.Size), in.PriceDecimals, in.QtyDecimals)
-			cost := tickLotsToMicro(p.Cost, in.PriceDecimals, in.QtyDecimals)
+			// Within the account's exposure bound (exposure.go): every sum fits.
+			val := must(valueMicro(in, mark, p.Size))
+			cost := must(tickLotsToMicro(p.Cost, in.PriceDecimals, in.QtyDecimals))
 			upnl := val - cost
 			if p.Size < 0 {
 				upnl = cost - val
@@ -98,21 +99,21 @@ func (m *Machine) PortfolioOf(addr string, nowMs int64) Portfolio {
 				EntryPrice: ratio(p.Cost, abs(p.Size), in.PriceDecimals), Leverage: lev,
 				InitialMargin: FormatMicro(im), MaintenanceMargin: FormatMicro(mm), PositionValue: FormatMicro(val),
 				LiquidationPrice: "0", UnrealizedPnL: FormatMicro(upnl), ReturnOnEquity: roe, CumulativeFunding: "0"})
-			upnlSum += upnl
-			imSum += im
-			mmSum += mm
-			valSum += val
+			upnlSum = must(add(upnlSum, upnl))
+			imSum = must(add(imSum, im))
+			mmSum = must(add(mmSum, mm))
+			valSum = must(add(valSum, val))
 		}
 		for oid := range a.Open {
 			o := m.orders[oid]
 			if !o.Reduce && !o.Risk {
 				in := m.inst[o.IID]
-				imSum += tickLotsToMicro(notional(o.Ticks, o.Lots-o.Filled), in.PriceDecimals, in.QtyDecimals) / m.leverage(a, in)
+				imSum = must(add(imSum, must(valueMicro(in, o.Ticks, o.Lots-o.Filled))/m.leverage(a, in)))
 			}
 		}
 	}
-	tav := bal + upnlSum
-	avail := max(tav-imSum, 0)
+	tav := must(add(bal, upnlSum))
+	avail := max(must(sub(tav, imSum)), 0)
 	out.Margin = MarginSummary{TotalAccountValue: FormatMicro(tav), AvailableOrderMargin: FormatMicro(avail),
 		TotalInitialMargin: FormatMicro(imSum), TotalMaintenanceMargin: FormatMicro(mmSum), TotalPositionValue: FormatMicro(valSum)}
 	out.Withdrawable = FormatMicro(min(avail, max(bal, 0)))

@@ -452,3 +452,15 @@ func (m *Machine) IndexTicks(iid uint32) int64 {
 	}
 	return 0
 }
+
+// OnGrid reports whether price parses on instrument iid's grid below its
+// top tick, or does not parse at all (the machine's own answer then says
+// why). An unknown instrument is on no grid to check: true.
+func (m *Machine) OnGrid(iid uint32, price string) bool {
+	in := m.inst[iid]
+	if in == nil {
+		return true
+	}
+	p, err := in.grid().ParsePrice(price)
+	return err != nil || int64(p) < in.Ticks
+}

@@ -124,6 +124,7 @@ func (m *Machine) Restore(r io.Reader) error {
 	if s.NextCC > 0 {
 		m.ccs.next = s.NextCC
 	}
+	m.auditRestored()
 	return nil
 }
 

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+
+	"pmx/internal/jsonerr"
 )
 
 // ErrInvalidRequest reports a body or op that cannot be turned into a compact
@@ -125,7 +127,7 @@ func (o Op) DecodeArgs(dst any) error {
 	d.DisallowUnknownFields()
 	d.UseNumber()
 	if err := d.Decode(dst); err != nil {
-		return invalid("args: %v", err)
+		return invalid("args: %s", jsonerr.Describe(err))
 	}
 	return nil
 }

@@ -27,8 +27,8 @@ func (o Op) DecodeOrderArgs() ([]OrderArg, error) {
 	return o.orderArgsJSON()
 }
 
-// orderArg is OrderArg as encoding/json decodes it. Its name appears in
-// json's type-error texts ("Go struct field orderArg.buy").
+// orderArg is OrderArg as encoding/json decodes it (type errors are worded
+// by jsonerr: field and expectation).
 type orderArg struct {
 	IID uint32          `json:"iid"`
 	Buy bool            `json:"buy"`

@@ -7,7 +7,6 @@
 package perpsauth
 
 import (
-	"cmp"
 	"encoding/json"
 	"errors"
 	"sync/atomic"
@@ -16,6 +15,7 @@ import (
 	"pmx/internal/crypto/eip712"
 	"pmx/internal/crypto/keccak"
 	"pmx/internal/crypto/secp"
+	"pmx/internal/jsonerr"
 )
 
 // Errors whose text is the contract's message.
@@ -42,8 +42,8 @@ type Config struct {
 	MaxAhead         time.Duration // furthest-future acceptable ts; default 1 min
 	CommandWindow    time.Duration // exp cap and default; default 5 s
 	ReplayCapacity   int           // replay cache entries; default 2,000,000
-	// KnownKeys is how many signers' key tables are kept for Hint
-	// (secp.KeyTableBytes each); default 256, negative disables the shortcut.
+	// KnownKeys has no effect: the known-key shortcut it sized lost to
+	// libsecp256k1 recovery and was removed (see Hint).
 	KnownKeys int
 }
 
@@ -53,8 +53,7 @@ type Verifier struct {
 	opSep, withdrawSep        [32]byte
 	maxAge, maxAhead, cmdWind int64 // ms
 	replay                    *ReplayCache
-	keys                      *keyCache
-	recovered, known          atomic.Uint64 // signers found by recovery / by a hinted key
+	recovered                 atomic.Uint64 // signers found by recovery
 }
 
 // New builds a Verifier; the domain separators are computed once here.
@@ -83,14 +82,13 @@ func New(cfg Config) *Verifier {
 		maxAhead:    def(cfg.MaxAhead, time.Minute),
 		cmdWind:     def(cfg.CommandWindow, 5*time.Second),
 		replay:      NewReplayCache(cfg.ReplayCapacity),
-		keys:        newKeyCache(cmp.Or(cfg.KnownKeys, 256)),
 	}
 }
 
-// SignerStats counts how signers were found: by recovery, or by a
-// connection's known key (Hint).
+// SignerStats counts how signers were found: by recovery, and by a
+// connection's known key, which is always 0 now (see Hint).
 func (v *Verifier) SignerStats() (recovered, known uint64) {
-	return v.recovered.Load(), v.known.Load()
+	return v.recovered.Load(), 0
 }
 
 // Domain returns the effective EIP-712 domain values, for publishing on
@@ -123,7 +121,7 @@ func ParseRequest(body []byte) (*Request, error) {
 	}
 	var r Request
 	if err := json.Unmarshal(body, &r); err != nil {
-		return nil, invalid("body: %v", err)
+		return nil, invalid("body: %s", jsonerr.Describe(err))
 	}
 	if len(r.Op) == 0 || isNull(r.Op) {
 		return nil, invalid("op missing")
@@ -153,12 +151,6 @@ type Verified struct {
 // requests that passed everything else (so a forged copy of a signature
 // cannot block the genuine request).
 func (v *Verifier) VerifyOp(r *Request, want string, now time.Time, resolve Resolver) (*Verified, error) {
-	return v.VerifyOpHint(r, want, now, resolve, nil)
-}
-
-// VerifyOpHint is VerifyOp for a request that arrived on a connection with
-// hint h (nil: none). The answer is the same; only its cost differs.
-func (v *Verifier) VerifyOpHint(r *Request, want string, now time.Time, resolve Resolver, h *Hint) (*Verified, error) {
 	op, packed, err := Compact(r.Op)
 	if err != nil {
 		return nil, err
@@ -179,29 +171,25 @@ func (v *Verifier) VerifyOpHint(r *Request, want string, now time.Time, resolve 
 	if err != nil {
 		return nil, ErrInvalidSignature
 	}
-	signer, known := h.signedBy(digest, sig)
-	var pub *secp.PublicKey
-	if known {
-		v.known.Add(1)
-	} else {
-		if pub, err = secp.RecoverPub(digest, sig); err != nil {
-			return nil, ErrInvalidSignature
-		}
-		signer = secp.PubkeyAddress(pub)
-		v.recovered.Add(1)
+	signer, err := secp.Recover(digest, sig)
+	if err != nil {
+		return nil, ErrInvalidSignature
 	}
+	v.recovered.Add(1)
 	account, ok := resolve(signer, nowMs)
 	if !ok {
 		return nil, ErrAccountNotFound
-	}
-	if !known {
-		h.observe(signer, pub, v.keys)
 	}
 	key := newReplayKey(digest, signer, int64ms(r.Ts)+v.maxAge)
 	if err := v.replay.Add(key, nowMs); err != nil {
 		return nil, err
 	}
 	return &Verified{Op: op, Signer: signer, Account: account, DeadlineMs: deadline, Replay: key}, nil
+}
+
+// VerifyOpHint is VerifyOp; the hint is ignored (see Hint).
+func (v *Verifier) VerifyOpHint(r *Request, want string, now time.Time, resolve Resolver, _ *Hint) (*Verified, error) {
+	return v.VerifyOp(r, want, now, resolve)
 }
 
 func int64ms(ts uint64) int64 {

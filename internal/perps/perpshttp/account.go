@@ -1,15 +1,14 @@
 package perpshttp
 
 import (
-	"errors"
 	"io"
 	"net/http"
-	"sort"
 	"strconv"
 
 	"pmx/internal/crypto/secp"
 	"pmx/internal/perps/perps"
 	"pmx/internal/perps/perpsauth"
+	"pmx/internal/perps/perpsvc"
 )
 
 // MaxBody bounds a request body.
@@ -18,51 +17,35 @@ const MaxBody = 1 << 20
 func parseAddr(w http.ResponseWriter, s string) (string, bool) {
 	a, err := secp.ParseAddress(s)
 	if err != nil {
-		writeErr(w, 400, "invalid query parameters: address: invalid address")
+		writeCatalogued(w, perpsvc.E(perpsvc.CodeInvalidQuery, "address: invalid address"), false)
 		return "", false
 	}
 	return a.Hex(), true
 }
 
 func readBody(w http.ResponseWriter, r *http.Request) ([]byte, bool) {
-	if n := r.ContentLength; n > 0 && n <= MaxBody {
-		// Declared length (every client but a chunked one): one exact
-		// allocation; net/http's body stops at n bytes.
+	if n := r.ContentLength; n > 0 && n <= exactBody {
+		// A small declared length (every order body): one exact allocation;
+		// net/http's body stops at n bytes.
 		b := make([]byte, n)
 		if _, err := io.ReadFull(r.Body, b); err != nil {
-			writeErr(w, 400, "invalid request: body too large or unreadable")
+			writeCatalogued(w, perpsvc.E(perpsvc.CodeInvalidRequest, "body too large or unreadable"), false)
 			return nil, false
 		}
 		return b, true
 	}
+	// Larger or chunked: read incrementally, so a client declaring 1 MiB and
+	// stalling pins a few hundred bytes, not the declared length.
 	b, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxBody))
 	if err != nil {
-		writeErr(w, 400, "invalid request: body too large or unreadable")
+		writeCatalogued(w, perpsvc.E(perpsvc.CodeInvalidRequest, "body too large or unreadable"), false)
 		return nil, false
 	}
 	return b, true
 }
 
-// verifyStatus is the HTTP status and error text of a perpsauth error, as
-// docs/signing.md says.
-func verifyStatus(err error) (int, string) {
-	switch {
-	case errors.Is(err, perpsauth.ErrReplayed):
-		return 422, perpsauth.ErrReplayed.Error()
-	case errors.Is(err, perpsauth.ErrReplayFull):
-		return 503, "service_unavailable"
-	}
-	return 400, err.Error()
-}
-
-// verifyErr answers a perpsauth error on a single-item route.
-func verifyErr(w http.ResponseWriter, err error) {
-	code, msg := verifyStatus(err)
-	if code == 503 {
-		w.Header().Set("Retry-After", "1")
-	}
-	writeErr(w, code, msg)
-}
+// exactBody is the largest declared body allocated up front.
+const exactBody = 16 << 10
 
 func (s *Server) accountRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("POST /v1/account/proxy", s.createProxy)
@@ -74,7 +57,7 @@ func (s *Server) accountRoutes(mux *http.ServeMux) {
 			}
 			acct, ok := s.headerAuth(r)
 			if !ok {
-				writeErr(w, 401, "unauthorized")
+				writeCatalogued(w, perpsvc.E(perpsvc.CodeUnauthorized, ""), false)
 				return
 			}
 			h(w, r, acct)
@@ -108,15 +91,7 @@ func (s *Server) headerAuth(r *http.Request) (string, bool) {
 	if proxy == "" {
 		proxy, secret = r.Header.Get("POLYMARKET-PROXY"), r.Header.Get("POLYMARKET-SECRET")
 	}
-	a, err := secp.ParseAddress(proxy)
-	if err != nil || secret == "" {
-		return "", false
-	}
-	p, ok := s.creds.get(a.Hex())
-	if !ok || !p.Active(s.now().UnixMilli()) || !perpsauth.SecretMatches(p.Hash, secret) {
-		return "", false
-	}
-	return p.Account, true
+	return s.svc.Authenticate(proxy, secret)
 }
 
 // signedRequest charges one IP request and parses the signed envelope of a
@@ -131,7 +106,7 @@ func (s *Server) signedRequest(w http.ResponseWriter, r *http.Request) (*perpsau
 	}
 	req, err := perpsauth.ParseRequest(body)
 	if err != nil {
-		writeErr(w, 400, err.Error())
+		s.writeError(w, err, false)
 		return nil, false
 	}
 	return req, true
@@ -142,27 +117,11 @@ func (s *Server) createProxy(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	cp, err := s.ver.VerifyCreateProxy(req, s.now())
+	secret, err := s.svc.CreateProxy(req)
 	if err != nil {
-		verifyErr(w, err)
+		s.writeError(w, err, false)
 		return
 	}
-	secret, hash := perpsauth.NewProxySecret()
-	rk := cp.Replay.Bytes()
-	p := perps.Proxy{Addr: cp.Proxy.Hex(), Hash: hash, ExpiryMs: cp.ExpiryMs, Label: cp.Label}
-	ev, err := s.submit(&perps.Command{Kind: perps.KCreateProxy, Account: cp.Owner.Hex(), Replay: rk[:], Proxy: &p})
-	if err != nil {
-		s.ver.Replay().Remove(cp.Replay)
-		s.log.Error("perps createProxy", "err", err)
-		writeErr(w, 500, "internal_error") // createProxy keeps 500 (perps.md §6)
-		return
-	}
-	if ev.Err != "" {
-		writeErr(w, 422, ev.Err)
-		return
-	}
-	p.Account = cp.Owner.Hex()
-	s.creds.put(p)
 	writeJSON(w, 200, map[string]string{"status": "ok", "secret": secret})
 }
 
@@ -171,62 +130,16 @@ func (s *Server) deleteProxy(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	v, err := s.ver.VerifyOp(req, "deleteProxy", s.now(), perpsauth.Self)
-	if err != nil {
-		verifyErr(w, err)
+	if err := s.svc.DeleteProxy(req); err != nil {
+		s.writeError(w, err, false)
 		return
-	}
-	var args struct {
-		Proxy string `json:"proxy"`
-	}
-	if err := v.Op.DecodeArgs(&args); err != nil {
-		writeErr(w, 400, "invalid request: "+err.Error())
-		return
-	}
-	pa, err := secp.ParseAddress(args.Proxy)
-	if err != nil {
-		writeErr(w, 400, "invalid request: proxy: invalid address")
-		return
-	}
-	rk := v.Replay.Bytes()
-	ev, err := s.submit(&perps.Command{Kind: perps.KDeleteProxy, Account: v.Account.Hex(), Replay: rk[:],
-		Proxy: &perps.Proxy{Addr: pa.Hex()}})
-	if err != nil {
-		s.ver.Replay().Remove(v.Replay)
-		s.engineErr(w, err, false)
-		return
-	}
-	if ev.Err != "" {
-		writeErr(w, 422, ev.Err)
-		return
-	}
-	if p, ok := s.creds.get(pa.Hex()); ok {
-		p.Deleted = true
-		s.creds.put(p)
 	}
 	writeJSON(w, 200, map[string]string{"status": "ok"})
 }
 
-type credKey struct {
-	Proxy  string `json:"proxy"`
-	Label  string `json:"label,omitempty"`
-	Expiry int64  `json:"expiry"`
-}
-
 func (s *Server) credentials(w http.ResponseWriter, r *http.Request, acct string) {
-	now := s.now().UnixMilli()
-	keys := []credKey{}
-	s.creds.mu.RLock()
-	for _, p := range s.creds.proxies {
-		if p.Account == acct && p.Active(now) {
-			a, _ := secp.ParseAddress(p.Addr)
-			keys = append(keys, credKey{Proxy: a.String(), Label: p.Label, Expiry: p.ExpiryMs})
-		}
-	}
-	s.creds.mu.RUnlock()
-	sort.Slice(keys, func(i, j int) bool { return keys[i].Proxy < keys[j].Proxy })
 	a, _ := secp.ParseAddress(acct)
-	writeJSON(w, 200, map[string]any{"address": a.String(), "keys": keys})
+	writeJSON(w, 200, map[string]any{"address": a.String(), "keys": s.svc.Credentials(acct)})
 }
 
 func (s *Server) orders(w http.ResponseWriter, r *http.Request, acct string) {
@@ -235,7 +148,7 @@ func (s *Server) orders(w http.ResponseWriter, r *http.Request, acct string) {
 	if v := q.Get("order_id"); v != "" {
 		n, err := strconv.ParseUint(v, 10, 64)
 		if err != nil {
-			writeErr(w, 400, "invalid query parameters: order_id: invalid digit found in string")
+			writeCatalogued(w, perpsvc.E(perpsvc.CodeInvalidQuery, "order_id: invalid digit found in string"), false)
 			return
 		}
 		oid = n

@@ -5,7 +5,9 @@ import (
 	"net/http"
 
 	"pmx/internal/crypto/secp"
+	"pmx/internal/jsonerr"
 	"pmx/internal/perps/perps"
+	"pmx/internal/perps/perpsvc"
 )
 
 // Handler is the public perps API (mount at the perps listener's root).
@@ -15,7 +17,9 @@ func (s *Server) Handler() http.Handler {
 	s.accountRoutes(mux)
 	s.tradeRoutes(mux)
 	mux.HandleFunc("GET /v1/ws", s.wsHandler)
-	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) { writeErr(w, 404, "not_found") })
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		writeCatalogued(w, perpsvc.E(perpsvc.CodeNotFound, ""), false)
+	})
 	return mux
 }
 
@@ -45,24 +49,17 @@ func (s *Server) AdminHandler() http.Handler {
 func decodeStrict(w http.ResponseWriter, r *http.Request, dst any) bool {
 	d := json.NewDecoder(http.MaxBytesReader(w, r.Body, MaxBody))
 	d.DisallowUnknownFields()
+	var e *perpsvc.Error
 	if err := d.Decode(dst); err != nil {
-		writeErr(w, 400, "invalid request: "+err.Error())
+		e = perpsvc.E(perpsvc.CodeInvalidRequest, jsonerr.Describe(err))
+	} else if d.More() {
+		e = perpsvc.E(perpsvc.CodeInvalidRequest, "trailing data after the object")
+	}
+	if e != nil {
+		writeCatalogued(w, e, false)
 		return false
 	}
 	return true
-}
-
-func (s *Server) adminSubmit(w http.ResponseWriter, c *perps.Command, ok func(ev perps.Event)) {
-	ev, err := s.submit(c)
-	if err != nil {
-		s.engineErr(w, err, false)
-		return
-	}
-	if ev.Err != "" {
-		writeErr(w, 422, ev.Err)
-		return
-	}
-	ok(ev)
 }
 
 func (s *Server) adminListInstruments(w http.ResponseWriter, r *http.Request) {
@@ -76,9 +73,12 @@ func (s *Server) adminCreateInstrument(w http.ResponseWriter, r *http.Request) {
 	if !decodeStrict(w, r, &spec) {
 		return
 	}
-	s.adminSubmit(w, &perps.Command{Kind: perps.KCreateInstrument, Instrument: &spec}, func(ev perps.Event) {
-		writeJSON(w, 201, map[string]uint64{"instrument_id": ev.ID})
-	})
+	id, err := s.svc.CreateInstrument(spec)
+	if err != nil {
+		s.writeError(w, err, false)
+		return
+	}
+	writeJSON(w, 201, map[string]uint64{"instrument_id": id})
 }
 
 // adminDeposit: {address, amount} credits collateral (a deposit record).
@@ -92,12 +92,15 @@ func (s *Server) adminDeposit(w http.ResponseWriter, r *http.Request) {
 	}
 	a, err := secp.ParseAddress(b.Address)
 	if err != nil {
-		writeErr(w, 400, "invalid request: address")
+		writeCatalogued(w, perpsvc.E(perpsvc.CodeInvalidRequest, "address"), false)
 		return
 	}
-	s.adminSubmit(w, &perps.Command{Kind: perps.KDeposit, Account: a.Hex(), Amount: b.Amount}, func(ev perps.Event) {
-		writeJSON(w, 200, map[string]any{"status": "ok", "deposit_id": ev.ID})
-	})
+	id, err := s.svc.Deposit(a.Hex(), b.Amount)
+	if err != nil {
+		s.writeError(w, err, false)
+		return
+	}
+	writeJSON(w, 200, map[string]any{"status": "ok", "deposit_id": id})
 }
 
 // adminIndex: {instrument_id, price} sets the index price.
@@ -109,7 +112,9 @@ func (s *Server) adminIndex(w http.ResponseWriter, r *http.Request) {
 	if !decodeStrict(w, r, &b) {
 		return
 	}
-	s.adminSubmit(w, &perps.Command{Kind: perps.KIndex, IID: b.IID, Price: b.Price}, func(perps.Event) {
-		writeJSON(w, 200, map[string]any{"status": "ok", "instrument_id": b.IID})
-	})
+	if err := s.svc.SetIndex(b.IID, b.Price); err != nil {
+		s.writeError(w, err, false)
+		return
+	}
+	writeJSON(w, 200, map[string]any{"status": "ok", "instrument_id": b.IID})
 }

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"runtime/metrics"
 	"runtime/pprof"
@@ -19,8 +21,11 @@ import (
 	"github.com/coder/websocket"
 
 	"pmx/internal/cpuclock"
+	"pmx/internal/crypto/eip712"
+	"pmx/internal/crypto/keccak"
 	"pmx/internal/crypto/secp"
 	"pmx/internal/loadgen"
+	"pmx/internal/perps/perpsauth"
 )
 
 // BenchmarkRecoverCeiling is signer recovery alone on all cores: the ceiling
@@ -39,30 +44,6 @@ func BenchmarkRecoverCeiling(b *testing.B) {
 	})
 	m.report(b)
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "recoveries/s")
-}
-
-// BenchmarkKnownKeyCeiling is the check that replaces recovery for a
-// connection's repeat signer (perpsauth.Hint) alone on all cores: the
-// placements' ceiling once every connection knows its signer.
-func BenchmarkKnownKeyCeiling(b *testing.B) {
-	k := newKey(b, 1)
-	d := tOpDigest([]any{"createOrders", []any{[]any{1, true, "100", "1", "ioc", false}}}, 1, 1)
-	sig, _ := secp.ParseSignature(k.sign(d))
-	pub, err := secp.RecoverPub(d, sig)
-	if err != nil {
-		b.Fatal(err)
-	}
-	key := secp.NewKey(pub)
-	m := startMeter()
-	b.RunParallel(func(pb *testing.PB) {
-		for pb.Next() {
-			if !key.Signed(d, sig) {
-				panic("not signed")
-			}
-		}
-	})
-	m.report(b)
-	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "checks/s")
 }
 
 // benchPlace posts pre-signed createOrders requests of n orders each
@@ -95,24 +76,24 @@ func benchPlace(b *testing.B, n int) {
 // placer is a running server with pre-signed createOrders requests and the
 // load generator's open connections.
 type placer struct {
-	e     *env
-	reqs  [][]byte
-	conns []*loadgen.Conn
-	sent  int
+	e      *env
+	signer secp.Address // the proxy that signed every request
+	reqs   [][]byte
+	conns  []*loadgen.Conn
+	sent   int
 }
 
 // newPlacer signs total requests of n orders each (before any timer).
 func newPlacer(b *testing.B, n, total int) *placer {
 	linger, _ := strconv.Atoi(os.Getenv("PMX_BENCH_LINGER_US")) // experiments: the server's GroupLinger
-	known, _ := strconv.Atoi(os.Getenv("PMX_BENCH_KNOWN_KEYS")) // -1: every signer recovered
-	e := newEnv(b, Options{IPBudget: 1 << 30, ActionBudget: 1 << 30, GroupLinger: time.Duration(linger) * time.Microsecond, KnownKeys: known})
+	e := newEnv(b, Options{IPBudget: 1 << 30, ActionBudget: 1 << 30, GroupLinger: time.Duration(linger) * time.Microsecond})
 	e.instrument()
 	a := e.trader(1, "1000000000")
 	if a.secret == "" {
 		b.Fatal("setup failed")
 	}
 	host := strings.TrimPrefix(e.api.URL, "http://")
-	p := &placer{e: e, reqs: make([][]byte, total)}
+	p := &placer{e: e, signer: secp.Address(a.proxy.addr), reqs: make([][]byte, total)}
 	for i := range p.reqs {
 		keyed, rows := make([]string, n), []any{}
 		for j := range n {
@@ -125,6 +106,12 @@ func newPlacer(b *testing.B, n, total int) *placer {
 		body := fmt.Sprintf(`{"op":{"type":"createOrders","args":[%s]},"sig":%q,"salt":%d,"ts":%d}`, strings.Join(keyed, ","), sig, salt, ts)
 		p.reqs[i] = loadgen.Request("POST", host, "/v1/trade/orders", "Content-Type: application/json\r\n", []byte(body))
 	}
+	p.dial(b, host)
+	return p
+}
+
+// dial opens the load generator's connections to host.
+func (p *placer) dial(b *testing.B, host string) {
 	// 64 in-flight requests: each waits for its group-commit fsync, so
 	// throughput needs enough of them to share each fsync (the journal's
 	// 64-producer figure); 8 measured the fsync latency, not the exchange.
@@ -141,7 +128,6 @@ func newPlacer(b *testing.B, n, total int) *placer {
 		b.Cleanup(func() { c.Close() })
 		p.conns[i] = c
 	}
-	return p
 }
 
 // run sends the next count requests, one in flight per connection, checks
@@ -262,6 +248,136 @@ func startBenchProfile(b *testing.B) (stop func()) {
 
 func BenchmarkPlaceSingle(b *testing.B)  { benchPlace(b, 1) }
 func BenchmarkPlaceBatch20(b *testing.B) { benchPlace(b, 20) }
+
+// BenchmarkBareSingle and BenchmarkBareBatch20 are the placements' ceiling
+// on the same listener stack: the same pre-signed bodies over the same 64
+// load-generator connections to the same kind of server (httptest, net/http,
+// ConnContext), whose one handler only reads the body as the trade handler
+// does, parses the envelope, hashes the op and recovers its signer (no
+// rate limits, replay cache, engine, journal or ack rendering). A
+// placement's orders/s as a share of this, measured in the same run, is
+// what the HTTP, engine and journal layers keep of the signature ceiling.
+func BenchmarkBareSingle(b *testing.B)  { benchBare(b, 1) }
+func BenchmarkBareBatch20(b *testing.B) { benchBare(b, 20) }
+
+func benchBare(b *testing.B, n int) {
+	p := newPlacer(b, n, b.N)
+	for _, c := range p.conns {
+		c.Close()
+	}
+	name, chainID, _ := p.e.srv.ver.Domain()
+	sep := eip712.Domain{Name: name, Version: "1", ChainID: chainID}.Separator()
+	bare := httptest.NewUnstartedServer(bareHandler(sep, p.signer))
+	bare.Config.ConnContext = ConnContext
+	bare.Start()
+	b.Cleanup(bare.Close)
+	p.dial(b, strings.TrimPrefix(bare.URL, "http://"))
+	stopProfile := startBenchProfile(b)
+	b.ReportAllocs()
+	b.ResetTimer()
+	m := startMeter()
+	lat := p.run(b.N)
+	b.StopTimer()
+	m.report(b)
+	stopProfile()
+	slices.Sort(lat)
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "requests/s")
+	b.ReportMetric(float64(b.N*n)/b.Elapsed().Seconds(), "orders/s")
+	b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds()), "p99-µs")
+}
+
+// BenchmarkVsBareSingle and BenchmarkVsBareBatch20 measure placements and
+// the bare endpoint interleaved in one process: chunks of the same pre-signed
+// requests go first to the exchange, then (the same bodies) to the bare
+// endpoint, alternately, over two sets of 64 connections. On a shared
+// machine whose load swings within seconds, separate benchmarks measure the
+// neighbours as much as the code; alternating chunks of a few hundred
+// milliseconds give both sides the same conditions, so "pct-of-bare" is the
+// placement's share of the ceiling on this listener stack.
+func BenchmarkVsBareSingle(b *testing.B)  { benchVsBare(b, 1, 1024) }
+func BenchmarkVsBareBatch20(b *testing.B) { benchVsBare(b, 20, 256) }
+
+func benchVsBare(b *testing.B, n, chunk int) {
+	p := newPlacer(b, n, b.N)
+	name, chainID, _ := p.e.srv.ver.Domain()
+	sep := eip712.Domain{Name: name, Version: "1", ChainID: chainID}.Separator()
+	bare := httptest.NewUnstartedServer(bareHandler(sep, p.signer))
+	bare.Config.ConnContext = ConnContext
+	bare.Start()
+	b.Cleanup(bare.Close)
+	q := &placer{e: p.e, signer: p.signer, reqs: p.reqs}
+	q.dial(b, strings.TrimPrefix(bare.URL, "http://"))
+	var placeT, bareT, placeCPU, bareCPU time.Duration
+	var placeLat, bareLat []time.Duration
+	b.ResetTimer()
+	m := startMeter()
+	for done := 0; done < b.N; done += chunk {
+		k := min(chunk, b.N-done)
+		t0, c0 := time.Now(), cpuclock.Process()
+		placeLat = append(placeLat, p.run(k)...)
+		t1, c1 := time.Now(), cpuclock.Process()
+		q.sent = done // the same bodies
+		bareLat = append(bareLat, q.run(k)...)
+		placeT, bareT = placeT+t1.Sub(t0), bareT+time.Since(t1)
+		placeCPU, bareCPU = placeCPU+c1-c0, bareCPU+cpuclock.Process()-c1
+	}
+	b.StopTimer()
+	m.report(b)
+	// CPU per request of each side (server and load generator together):
+	// steadier than wall time when neighbours take most of the machine.
+	b.ReportMetric(float64(placeCPU.Microseconds())/float64(b.N), "cpu-µs/place")
+	b.ReportMetric(float64(bareCPU.Microseconds())/float64(b.N), "cpu-µs/bare")
+	b.ReportMetric(100*float64(bareCPU)/float64(placeCPU), "cpu-pct-of-bare")
+	slices.Sort(placeLat)
+	slices.Sort(bareLat)
+	placeRate := float64(b.N*n) / placeT.Seconds()
+	bareRate := float64(b.N*n) / bareT.Seconds()
+	b.ReportMetric(placeRate, "orders/s")
+	b.ReportMetric(bareRate, "bare-orders/s")
+	b.ReportMetric(100*placeRate/bareRate, "pct-of-bare")
+	b.ReportMetric(float64(placeLat[len(placeLat)*99/100].Microseconds()), "p99-µs")
+	b.ReportMetric(float64(bareLat[len(bareLat)*99/100].Microseconds()), "bare-p99-µs")
+}
+
+// bareHandler reads a signed trading request and recovers its signer; any
+// other signer than want is a 400, so the benchmark's ok check proves every
+// recovery was real.
+func bareHandler(sep [32]byte, want secp.Address) http.Handler {
+	ack := []byte(`[{"status":"ok"}]`)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, ok := readBody(w, r)
+		if !ok {
+			return
+		}
+		req, err := perpsauth.ParseRequest(body)
+		if err != nil {
+			http.Error(w, err.Error(), 400)
+			return
+		}
+		_, packed, err := perpsauth.Compact(req.Op)
+		if err != nil {
+			http.Error(w, err.Error(), 400)
+			return
+		}
+		digest := eip712.Digest(sep, eip712.OpHash(keccak.Sum256(packed), req.Salt, req.Ts))
+		sig, err := secp.ParseSignature(req.Sig)
+		if err != nil {
+			http.Error(w, err.Error(), 400)
+			return
+		}
+		signer, err := secp.Recover(digest, sig)
+		if err != nil {
+			http.Error(w, err.Error(), 400)
+			return
+		}
+		if signer != want {
+			http.Error(w, "wrong signer", 400)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.Write(ack)
+	})
+}
 
 // BenchmarkWSFanout1000: one trade (a resting sell, then a crossing IOC buy,
 // over REST) pushed on trades::1 to 1,000 subscribed WebSocket connections;

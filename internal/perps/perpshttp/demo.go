@@ -2,271 +2,30 @@ package perpshttp
 
 import (
 	"context"
-	"errors"
-	"fmt"
-	"math/rand/v2"
-	"time"
 
-	"pmx/internal/exchange/fixed"
-	"pmx/internal/perps/perps"
+	"pmx/internal/perps/perpsvc"
 )
 
-// Demo market: a handful of instruments and two operator-funded accounts, a
-// maker that keeps a two-sided ladder around a random-walk mid and a taker
-// that crosses the spread now and then. Their commands go through the same
-// journaled engine as everyone's (operator-level: no signature, no rate
-// limits), so the venue they make is replayed on restart like any other.
+// The demo market (perpsvc/demo.go) through the server, for pmx serve --demo.
 
-// Demo accounts. Nobody holds their keys; they act only through the operator
-// path below.
+// Demo accounts.
 const (
-	DemoMaker = "0xde00000000000000000000000000000000000001"
-	DemoTaker = "0xde00000000000000000000000000000000000002"
+	DemoMaker = perpsvc.DemoMaker
+	DemoTaker = perpsvc.DemoTaker
 )
-
-// demoInstrument is one seeded market: Start is the first mid (and index),
-// Lots the size of the innermost quote in lots.
-type demoInstrument struct {
-	spec  perps.InstrumentSpec
-	start string
-	lots  int64
-}
-
-var demoInstruments = []demoInstrument{
-	{perps.InstrumentSpec{Symbol: "BTC-USD", Category: "crypto", PriceDecimals: 1, QtyDecimals: 4, MaxLeverage: 50,
-		MinNotional: "10", MaxPrice: "1000000"}, "97000", 500}, // 0.05 BTC
-	{perps.InstrumentSpec{Symbol: "ETH-USD", Category: "crypto", PriceDecimals: 2, QtyDecimals: 3, MaxLeverage: 50,
-		MinNotional: "10", MaxPrice: "100000"}, "3400", 1000}, // 1 ETH
-	{perps.InstrumentSpec{Symbol: "SOL-USD", Category: "crypto", PriceDecimals: 3, QtyDecimals: 2, MaxLeverage: 20,
-		MinNotional: "10", MaxPrice: "10000"}, "180", 2000}, // 20 SOL
-	{perps.InstrumentSpec{Symbol: "NVDA-USD", Category: "equity", PriceDecimals: 2, QtyDecimals: 2, MaxLeverage: 10,
-		MinNotional: "10", MaxPrice: "10000"}, "180", 2000}, // 20 shares
-	{perps.InstrumentSpec{Symbol: "XAU-USD", Base: "GOLD", Category: "commodity", PriceDecimals: 1, QtyDecimals: 3,
-		MaxLeverage: 20, MinNotional: "10", MaxPrice: "100000"}, "2650", 1000}, // 1 oz
-}
-
-// demoFunding is each demo account's deposit (pUSD): far more than the
-// ladders and the taker's wandering position ever need.
-const demoFunding = "100000000"
-
-// SeedDemo creates the demo instruments, sets their index prices and funds
-// the demo accounts, but only on an exchange that has no instruments yet (so
-// an operator's own venue is never touched). It reports whether it seeded.
-// The commands and their order are fixed: two seedings give the same state
-// apart from timestamps.
-func (s *Server) SeedDemo() (bool, error) {
-	empty := false
-	if err := s.view(func(m *perps.Machine) { empty = len(m.Instruments()) == 0 }); err != nil {
-		return false, err
-	}
-	if !empty {
-		return false, nil
-	}
-	cmds := []*perps.Command{}
-	for i := range demoInstruments {
-		d := &demoInstruments[i]
-		cmds = append(cmds, &perps.Command{Kind: perps.KCreateInstrument, Instrument: &d.spec},
-			&perps.Command{Kind: perps.KIndex, IID: uint32(i + 1), Price: d.start})
-	}
-	for _, a := range []string{DemoMaker, DemoTaker} {
-		cmds = append(cmds, &perps.Command{Kind: perps.KDeposit, Account: a, Amount: demoFunding})
-	}
-	for _, c := range cmds {
-		ev, err := s.submit(c)
-		if err != nil {
-			return false, err
-		}
-		if ev.Err != "" {
-			return false, fmt.Errorf("perps demo seed %s: %s", c.Kind, ev.Err)
-		}
-	}
-	return true, nil
-}
 
 // MarketMakerOptions configures RunMarketMakers.
-type MarketMakerOptions struct {
-	Interval time.Duration // between requotes; default 2 s
-	Seed     uint64        // random walk and taker choices
-	Levels   int           // quotes per side; default 5
-	// TakeEvery: the taker trades an instrument on about one requote in
-	// TakeEvery (default 3).
-	TakeEvery int
-}
+type MarketMakerOptions = perpsvc.MarketMakerOptions
 
 // ErrNotDemo: RunMarketMakers was asked to run on an exchange that SeedDemo
 // did not set up.
-var ErrNotDemo = errors.New("perps: not a demo exchange (no funded demo maker)")
+var ErrNotDemo = perpsvc.ErrNotDemo
 
-// mmBook is the maker's view of one instrument.
-type mmBook struct {
-	iid   uint32
-	grid  fixed.Instrument
-	start int64 // ticks
-	mid   int64 // ticks
-	lots  int64
-}
+// SeedDemo seeds an empty exchange with the demo market (perpsvc.SeedDemo).
+func (s *Server) SeedDemo() (bool, error) { return s.svc.SeedDemo() }
 
-// RunMarketMakers quotes and trades the demo instruments until ctx ends (then
-// it returns nil after the command in progress) or the engine fails. It
-// refuses to run unless the demo maker has a balance, so it never trades on
-// a non-demo exchange.
+// RunMarketMakers runs the demo market makers until ctx ends
+// (perpsvc.RunMarketMakers).
 func (s *Server) RunMarketMakers(ctx context.Context, o MarketMakerOptions) error {
-	if o.Interval <= 0 {
-		o.Interval = 2 * time.Second
-	}
-	if o.Levels <= 0 {
-		o.Levels = 5
-	}
-	if o.TakeEvery <= 0 {
-		o.TakeEvery = 3
-	}
-	var books []*mmBook
-	var prev []uint64 // the maker's resting orders, cancelled after each requote
-	funded := false
-	err := s.view(func(m *perps.Machine) {
-		funded = m.Registered(DemoMaker) && m.Registered(DemoTaker)
-		for _, w := range m.Instruments() {
-			for i, d := range demoInstruments {
-				if d.spec.Symbol != w.Symbol || uint32(i+1) != w.ID {
-					continue
-				}
-				g := gridOf(d)
-				st, _ := g.ParsePrice(d.start)
-				b := &mmBook{iid: w.ID, grid: g, start: int64(st), mid: m.IndexTicks(w.ID), lots: d.lots}
-				if b.mid <= 0 {
-					b.mid = b.start
-				}
-				books = append(books, b)
-			}
-		}
-		for _, od := range m.OpenOrdersOf(DemoMaker, 0) {
-			prev = append(prev, od.OrderID)
-		}
-	})
-	if err != nil {
-		return err
-	}
-	if !funded || len(books) == 0 {
-		return ErrNotDemo
-	}
-	rng := rand.New(rand.NewPCG(o.Seed, 0x9e3779b97f4a7c15))
-	t := time.NewTicker(o.Interval)
-	defer t.Stop()
-	for round := 0; ; round++ {
-		if prev, err = s.mmRound(books, prev, o, rng); err != nil {
-			if ctx.Err() != nil {
-				return nil
-			}
-			return err
-		}
-		select {
-		case <-ctx.Done():
-			return nil
-		case <-t.C:
-		}
-	}
+	return s.svc.RunMarketMakers(ctx, o)
 }
-
-// mmRound moves every mid, posts the new ladders, then cancels the previous
-// ones (new before old, so the books are never empty), then lets the taker
-// cross on some instruments. It returns the new ladder's order ids.
-func (s *Server) mmRound(books []*mmBook, prev []uint64, o MarketMakerOptions, rng *rand.Rand) ([]uint64, error) {
-	var quotes []perps.OrderReq
-	for _, b := range books {
-		// Random walk of up to ±10 bps per round with a weak pull back to the
-		// start price, so the demo never drifts off its grid.
-		step := b.mid * (rng.Int64N(21) - 10) / 10000
-		b.mid = max(b.mid+step+(b.start-b.mid)/500, 10)
-		if _, err := s.submit(&perps.Command{Kind: perps.KIndex, IID: b.iid,
-			Price: b.price(b.mid, false)}); err != nil {
-			return prev, err
-		}
-		half := max(b.mid/10000, 1) // 1 bp of the mid, at least a tick
-		for l := range int64(o.Levels) {
-			off := half + l*2*half
-			q := b.qty(b.lots*(l+1) + rng.Int64N(b.lots))
-			quotes = append(quotes,
-				perps.OrderReq{IID: b.iid, Buy: true, P: ptr(b.price(b.mid-off, false)), Qty: q},
-				perps.OrderReq{IID: b.iid, Buy: false, P: ptr(b.price(b.mid+off, true)), Qty: q})
-		}
-	}
-	ev, err := s.submit(&perps.Command{Kind: perps.KCreateOrders, Account: DemoMaker, Orders: quotes})
-	if err != nil {
-		return prev, err
-	}
-	var next []uint64
-	for _, a := range ev.Acks {
-		if a.Status == "ok" {
-			next = append(next, a.OID)
-		} else {
-			s.log.Warn("perps demo quote refused", "err", a.Error)
-		}
-	}
-	if len(prev) > 0 {
-		// Orders already filled or cancelled answer with an error item: fine.
-		if _, err := s.submit(&perps.Command{Kind: perps.KCancel, Account: DemoMaker, OIDs: prev}); err != nil {
-			return next, err
-		}
-	}
-	var takes []perps.OrderReq
-	for _, b := range books {
-		if rng.IntN(o.TakeEvery) != 0 {
-			continue
-		}
-		buy := rng.IntN(2) == 0
-		px := b.mid + 5*max(b.mid/10000, 1) // crosses the first levels
-		if !buy {
-			px = b.mid - 5*max(b.mid/10000, 1)
-		}
-		takes = append(takes, perps.OrderReq{IID: b.iid, Buy: buy, P: ptr(b.price(px, buy)),
-			Qty: b.qty(b.lots/10 + rng.Int64N(b.lots)), TIF: ptr("ioc")})
-	}
-	if len(takes) > 0 {
-		if _, err := s.submit(&perps.Command{Kind: perps.KCreateOrders, Account: DemoTaker, Orders: takes}); err != nil {
-			return next, err
-		}
-	}
-	return next, nil
-}
-
-// price formats ticks as an order price the contract accepts: at most 5
-// significant figures unless integral, so it is rounded to a step of
-// 10^(digits-5) ticks (never coarser than one whole unit), up or down.
-func (b *mmBook) price(ticks int64, up bool) string {
-	st := min(sigStep(ticks), int64(pow10(b.grid.PriceDecimals)))
-	r := ticks / st * st
-	if up && r < ticks {
-		r += st
-	}
-	return b.grid.FormatPrice(fixed.Price(max(r, st)))
-}
-
-// qty formats lots rounded down to 5 significant figures.
-func (b *mmBook) qty(lots int64) string {
-	st := sigStep(lots)
-	return b.grid.FormatQty(fixed.Qty(max(lots/st*st, 1)))
-}
-
-// sigStep is 10^(digits(v)-5), at least 1.
-func sigStep(v int64) int64 {
-	st := int64(1)
-	for v >= 100000 {
-		v /= 10
-		st *= 10
-	}
-	return st
-}
-
-func pow10(n uint8) uint64 {
-	p := uint64(1)
-	for range n {
-		p *= 10
-	}
-	return p
-}
-
-func gridOf(d demoInstrument) fixed.Instrument {
-	return fixed.Instrument{PriceDecimals: d.spec.PriceDecimals, QtyDecimals: d.spec.QtyDecimals}
-}
-
-func ptr(s string) *string { return &s }

@@ -8,7 +8,8 @@ import (
 )
 
 // FuzzTradeBody: any body on any trading route is answered with JSON (a
-// one-element array on batch routes), never a panic or a 5xx.
+// one-element array on batch routes), never a panic, a 5xx or a Go type
+// name.
 func FuzzTradeBody(f *testing.F) {
 	for _, s := range []string{
 		`{}`, `[]`, `null`, `{"op":{"type":"createOrders","args":[{"iid":1,"buy":true,"p":"1","qty":"1"}]},"sig":"0x","salt":1,"ts":1}`,
@@ -28,6 +29,9 @@ func FuzzTradeBody(f *testing.F) {
 		h.ServeHTTP(w, httptest.NewRequest(r[0], r[1], strings.NewReader(body)))
 		if w.Code >= 500 {
 			t.Fatalf("%v %q: %d %s", r, body, w.Code, w.Body)
+		}
+		if b := w.Body.String(); strings.Contains(b, "Go ") || strings.Contains(b, "perpsauth.") || strings.Contains(b, "json: ") {
+			t.Fatalf("%v %q: internals in %s", r, body, b)
 		}
 		var v any
 		if err := json.Unmarshal(w.Body.Bytes(), &v); err != nil {

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"pmx/internal/perps/perps"
+	"pmx/internal/perps/perpsvc"
 )
 
 // Static reference data served as production shapes (perps.md §5). The fee
@@ -180,7 +181,21 @@ func (s *Server) book(w http.ResponseWriter, r *http.Request) {
 	}
 	depth, _ := strconv.Atoi(d)
 	now := s.now().UnixMilli()
-	viewJSON(s, w, func(m *perps.Machine) perps.BookWire { return m.Book(iid, depth, now) })
+	var bk perps.BookWire
+	known := false
+	if err := s.view(func(m *perps.Machine) {
+		if known = m.HasInstrument(iid); known {
+			bk = m.Book(iid, depth, now)
+		}
+	}); err != nil {
+		s.engineErr(w, err, false)
+		return
+	}
+	if !known { // an empty book would claim the instrument exists
+		writeErr(w, 404, "instrument_not_found")
+		return
+	}
+	writeJSON(w, 200, bk)
 }
 
 type page[T any] struct {
@@ -203,8 +218,7 @@ func (s *Server) trades(w http.ResponseWriter, r *http.Request) {
 	})
 }
 
-var intervals = map[string]int64{"1m": 60e3, "5m": 300e3, "15m": 900e3, "30m": 1800e3, "1h": 3600e3,
-	"4h": 4 * 3600e3, "6h": 6 * 3600e3, "12h": 12 * 3600e3, "1d": 86400e3, "1w": 7 * 86400e3}
+var intervals = perpsvc.Intervals
 
 func (s *Server) klines(w http.ResponseWriter, r *http.Request) {
 	iid, ok := queryIID(w, r, true)

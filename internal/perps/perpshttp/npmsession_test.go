@@ -21,7 +21,7 @@ import (
 // proxy, WS and trading on this one).
 func TestOfficialNPMClientSession(t *testing.T) {
 	node := npmtest.MustNode(t)
-	dir := npmtest.InstalledClients(t, "TestOfficialNPMClientPublic installs it")
+	dir := npmtest.MustClients(t) // installs the pinned client if missing: never a skip for a missing file
 	db, err := sql.Open("sqlite", "file:"+filepath.Join(t.TempDir(), "clob.db")+"?_pragma=journal_mode(WAL)&_pragma=busy_timeout(5000)&_txlock=immediate")
 	if err != nil {
 		t.Fatal(err)

@@ -1,8 +1,8 @@
-// Package perpshttp is the perpetuals exchange's HTTP API (REST under /v1)
-// and its operator API. It authenticates (internal/perps/perpsauth), rate-limits,
-// turns requests into perps commands and submits them through the journaled
-// engine: nothing is acknowledged before its command is durable. Reads run on
-// the engine's apply goroutine through engine.View.
+// Package perpshttp is the perpetuals exchange's HTTP API (REST under /v1),
+// its WebSocket /v1/ws and its operator API. It parses, rate-limits by IP and
+// translates to the service (internal/perps/perpsvc), which verifies,
+// journals and fans out; errors are the service's catalogue, mapped to HTTP
+// in one place (errors.go).
 package perpshttp
 
 import (
@@ -11,16 +11,12 @@ import (
 	"log/slog"
 	"net/http"
 	"strconv"
-	"sync"
-	"sync/atomic"
 	"time"
 
-	"github.com/coder/websocket"
-
-	"pmx/internal/crypto/secp"
 	"pmx/internal/exchange/engine"
 	"pmx/internal/perps/perps"
 	"pmx/internal/perps/perpsauth"
+	"pmx/internal/perps/perpsvc"
 )
 
 // Options configures a Server. Zero fields take defaults.
@@ -70,50 +66,17 @@ type Options struct {
 	queueWait func()
 }
 
-// Server is the perps API over one engine.
+// Server is the perps API over one service: it translates HTTP and
+// WebSocket frames to perpsvc and its answers back.
 type Server struct {
-	opt   Options
-	log   *slog.Logger
-	now   func() time.Time
-	eng   *engine.Engine[perps.Event]
-	ver   *perpsauth.Verifier
-	ip    *buckets
-	acts  *buckets
-	creds creds
-
-	wsMsgs  *buckets
-	hub     hub
-	stop    chan struct{}
-	fanDone chan struct{}
-	// lastKline: the last candle pushed per klines:: channel (bookTicker's
-	// goroutine only).
-	lastKline map[string]string
-
-	recovered atomic.Bool // engine.Open returned: seedReplay is a no-op
-
-	closeOnce sync.Once
-	closeErr  error
-}
-
-// creds mirrors the machine's proxies for authentication without a trip
-// through the engine. Only this server submits proxy commands, so updating
-// the mirror after each accepted one keeps it exact.
-type creds struct {
-	mu      sync.RWMutex
-	proxies map[string]perps.Proxy
-}
-
-func (c *creds) get(addr string) (perps.Proxy, bool) {
-	c.mu.RLock()
-	p, ok := c.proxies[addr]
-	c.mu.RUnlock()
-	return p, ok
-}
-
-func (c *creds) put(p perps.Proxy) {
-	c.mu.Lock()
-	c.proxies[p.Addr] = p
-	c.mu.Unlock()
+	opt    Options
+	log    *slog.Logger
+	now    func() time.Time
+	svc    *perpsvc.Service
+	eng    *engine.Engine[perps.Event] // svc's engine (tests, benchmarks)
+	ver    *perpsauth.Verifier         // svc's verifier (EIP-712 domain, tests)
+	ip     *perpsvc.Buckets
+	wsMsgs *perpsvc.Buckets
 }
 
 // New opens (or recovers) the exchange in opt.Dir.
@@ -130,102 +93,36 @@ func New(opt Options) (*Server, error) {
 	if opt.IPBudget <= 0 {
 		opt.IPBudget = 1000
 	}
-	if opt.ActionBudget <= 0 {
-		opt.ActionBudget = 5000
-	}
 	if opt.WSIdle <= 0 {
 		opt.WSIdle = 65 * time.Second
 	}
 	if opt.WSMessages <= 0 {
 		opt.WSMessages = 1000
 	}
-	if opt.SnapshotEvery == 0 {
-		opt.SnapshotEvery = 10000
-	}
-	if opt.GroupLinger == 0 {
-		opt.GroupLinger = 3 * time.Millisecond
-	}
-	s := &Server{opt: opt, log: opt.Log, now: opt.Clock, creds: creds{proxies: map[string]perps.Proxy{}}}
-	s.ver = perpsauth.New(perpsauth.Config{DomainName: opt.DomainName, KnownKeys: opt.KnownKeys})
-	s.ip = newBuckets(opt.IPBudget, time.Minute)
-	s.acts = newBuckets(opt.ActionBudget, time.Minute)
-	s.wsMsgs = newBuckets(opt.WSMessages, time.Minute)
-	s.hub.conns = map[*wsConn]struct{}{}
-	s.stop, s.fanDone = make(chan struct{}), make(chan struct{})
-	// Zero windows: the journal sets them (applyFlight).
-	m := perps.New(perps.Config{MaxModifies: opt.MaxModifies, OnReplay: s.seedReplay})
-	// No Validate hook: every command is built by this package, and the
-	// machine answers a malformed one with an event anyway.
-	eng, rec, err := engine.Open(engine.Config{Dir: opt.Dir, SnapshotEvery: opt.SnapshotEvery,
-		JournalLinger: max(opt.GroupLinger, 0)},
-		engine.Machine[perps.Event](m))
+	svc, err := perpsvc.New(perpsvc.Options{Dir: opt.Dir, Log: opt.Log, Clock: opt.Clock, DomainName: opt.DomainName,
+		KnownKeys: opt.KnownKeys, MaxModifies: opt.MaxModifies, ActionBudget: opt.ActionBudget,
+		SnapshotEvery: opt.SnapshotEvery, RiskDelay: opt.RiskDelay, AcceptDelay: opt.AcceptDelay,
+		TakerDelay: opt.TakerDelay, ModifyDelay: opt.ModifyDelay, NoHeldCancels: opt.NoHeldCancels,
+		COIDWait: opt.COIDWait, GroupLinger: opt.GroupLinger, QueueWait: opt.queueWait})
 	if err != nil {
 		return nil, err
 	}
-	s.eng = eng
-	s.recovered.Store(true)
-	s.log.Info("perps recovered", "snapshot", rec.SnapshotSeq, "replayed", rec.Replayed)
-	err = eng.View(func(mm engine.Machine[perps.Event], _ uint64) {
-		for _, p := range mm.(*perps.Machine).Proxies() {
-			s.creds.put(p)
-		}
-	})
-	var pump bool
-	if err == nil {
-		pump, err = s.applyFlight()
-	}
-	if err != nil {
-		eng.Close()
-		return nil, err
-	}
-	go s.fanout(s.stop)
-	go s.bookTicker(s.stop)
-	if pump {
-		go s.pump(s.stop)
-	}
-	return s, nil
+	return &Server{opt: opt, log: opt.Log, now: opt.Clock, svc: svc, eng: svc.Engine(), ver: svc.Verifier(),
+		ip: perpsvc.NewBuckets(opt.IPBudget, time.Minute), wsMsgs: perpsvc.NewBuckets(opt.WSMessages, time.Minute)}, nil
 }
 
-// seedReplay re-seeds the replay cache from journaled commands during
-// recovery (Add ignores keys that already expired or are present). Once
-// recovered it does nothing: every live command's key was added by its
-// verification before it was submitted.
-func (s *Server) seedReplay(b []byte) {
-	if s.recovered.Load() || len(b) != 32 {
-		return
-	}
-	_ = s.ver.Replay().Add(perpsauth.ReplayKeyFromBytes([32]byte(b)), s.now().UnixMilli())
-}
+// Service is the exchange behind the API.
+func (s *Server) Service() *perpsvc.Service { return s.svc }
 
-// Close stops the engine (everything acknowledged is already durable).
-// Open WebSockets are closed first.
-// Close is idempotent.
-func (s *Server) Close() error {
-	s.closeOnce.Do(func() { s.closeErr = s.close() })
-	return s.closeErr
-}
+// Close ends open WebSockets and stops the service (everything acknowledged
+// is already durable). Close is idempotent.
+func (s *Server) Close() error { return s.svc.Close() }
 
-func (s *Server) close() error {
-	close(s.stop)
-	for _, c := range s.conns() {
-		c.c.Close(websocket.StatusGoingAway, "server shutting down")
-	}
-	err := s.eng.Close()
-	<-s.fanDone
-	return err
-}
-
-// submit journals and applies c; the single event is the command's outcome.
-func (s *Server) submit(c *perps.Command) (perps.Event, error) {
-	res, err := s.eng.Submit(s.now().UnixMilli(), c.Encode())
-	if err != nil {
-		return perps.Event{}, err
-	}
-	return res.Events[0], nil
-}
+// submit journals and applies c (operator routes).
+func (s *Server) submit(c *perps.Command) (perps.Event, error) { return s.svc.Submit(c) }
 
 // viewJSON answers 200 with what read returns, read on the apply goroutine
-// (a consistent state), or the engine's error.
+// (a consistent state) and encoded after, or the engine's error.
 func viewJSON[T any](s *Server, w http.ResponseWriter, read func(m *perps.Machine) T) {
 	var out T
 	if err := s.view(func(m *perps.Machine) { out = read(m) }); err != nil {
@@ -236,19 +133,7 @@ func viewJSON[T any](s *Server, w http.ResponseWriter, read func(m *perps.Machin
 }
 
 // view runs fn on the apply goroutine.
-func (s *Server) view(fn func(m *perps.Machine)) error {
-	return s.eng.View(func(mm engine.Machine[perps.Event], _ uint64) { fn(mm.(*perps.Machine)) })
-}
-
-// resolve maps an active proxy to its account (perpsauth.Resolver).
-func (s *Server) resolve(signer secp.Address, nowMs int64) (secp.Address, bool) {
-	p, ok := s.creds.get(signer.Hex())
-	if !ok || !p.Active(nowMs) {
-		return secp.Address{}, false
-	}
-	a, err := secp.ParseAddress(p.Account)
-	return a, err == nil
-}
+func (s *Server) view(fn func(m *perps.Machine)) error { return s.svc.View(fn) }
 
 type errBody struct {
 	Status string `json:"status"`
@@ -264,6 +149,9 @@ func writeJSON(w http.ResponseWriter, code int, v any) {
 	_ = json.NewEncoder(w).Encode(v)
 }
 
+// writeErr writes an error body with a status: the query parsers of info.go
+// (their texts are catalogue entry CodeInvalidQuery's; everything else goes
+// through writeError or writeCatalogued).
 func writeErr(w http.ResponseWriter, code int, msg string) {
 	writeJSON(w, code, errBody{Status: "err", Error: msg})
 }
@@ -286,9 +174,5 @@ func retryAfter(w http.ResponseWriter, d time.Duration) {
 // journal failed; the outcome is unknown to the client.
 func (s *Server) engineErr(w http.ResponseWriter, err error, batch bool) {
 	s.log.Error("perps engine", "err", err)
-	if batch {
-		writeErrBatch(w, http.StatusServiceUnavailable, "service_unavailable")
-		return
-	}
-	writeErr(w, http.StatusServiceUnavailable, "service_unavailable")
+	s.writeError(w, perpsvc.E(perpsvc.CodeUnavailable, ""), batch)
 }

@@ -9,7 +9,7 @@ import (
 )
 
 // testdata/fixture_shapes.json holds the first object of each production
-// capture in shared/fixtures/perps (see its PROVENANCE.md), trimmed. Every key
+// capture of the perps REST routes, trimmed. Every key
 // production sends must be present here with the same JSON type, except
 // the extras listed in optional.
 var optional = map[string]bool{"display_symbol": true, "logo": true, "ui_live_time": true}

@@ -2,10 +2,11 @@ package perpshttp
 
 import (
 	"encoding/json"
-	"math/rand/v2"
 	"strconv"
 	"strings"
 	"testing"
+
+	"pmx/internal/perps/perpsvc"
 )
 
 func TestWSMarketChannels(t *testing.T) {
@@ -13,14 +14,9 @@ func TestWSMarketChannels(t *testing.T) {
 	if _, err := e.srv.SeedDemo(); err != nil {
 		t.Fatal(err)
 	}
-	rng := rand.New(rand.NewPCG(3, 4))
-	books := e.mmBooks(t)
-	var prev []uint64
-	var err error
-	for range 3 { // the taker trades every instrument each round
-		if prev, err = e.srv.mmRound(books, prev, MarketMakerOptions{Levels: 2, TakeEvery: 1}, rng); err != nil {
-			t.Fatal(err)
-		}
+	// The taker trades every instrument each round.
+	if err := e.srv.Service().RunDemoRounds(3, MarketMakerOptions{Levels: 2, TakeEvery: 1, Seed: 3}); err != nil {
+		t.Fatal(err)
 	}
 	w := e.dial(t)
 	if d := w.call("sub", `"chs":["tickers::2","statistics::all","klines::1::1m","klines::1::1s","tickers::x","statistics::"]`); string(d) !=
@@ -36,7 +32,7 @@ func TestWSMarketChannels(t *testing.T) {
 		json.Unmarshal(f["ch"], &ch)
 		got[ch] = append(got[ch], f)
 	}
-	var tk wsTicker
+	var tk perpsvc.WSTicker
 	if data := got["tickers::2"][0]["data"]; json.Unmarshal(data, &tk) != nil || tk.IID != 2 || tk.Idx == "" || tk.Mid == "" || tk.Last == "" || tk.NXF == 0 {
 		t.Errorf("tickers::2 data: %s", data)
 	}
@@ -47,7 +43,7 @@ func TestWSMarketChannels(t *testing.T) {
 		t.Errorf("tickers sq %d then %d", sq1, sq2)
 	}
 	// statistics::all arrives as per-instrument labels.
-	var st wsStatistic
+	var st perpsvc.WSStatistic
 	if data := got["statistics::5"][0]["data"]; json.Unmarshal(data, &st) != nil || st.IID != 5 || st.Vol == "0" || len(st.Klines) != 1 {
 		t.Errorf("statistics::5 data: %s", data)
 	}
@@ -75,7 +71,7 @@ func FuzzWSChannel(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, ch string) {
-		if !validPublic(ch) {
+		if !perpsvc.ValidPublicChannel(ch) {
 			return
 		}
 		parts := strings.Split(ch, "::")

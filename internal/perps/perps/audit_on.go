@@ -1,0 +1,106 @@
+//go:build perpsaudit
+
+package perps
+
+import (
+	"fmt"
+	"sort"
+)
+
+// The invariant audit (go test -tags perpsaudit, run by scripts/test.sh):
+// after every Apply the machine checks that its books, orders and balances
+// agree, and panics naming the first difference. It is a test-time check:
+// it walks every order and account on every command.
+
+// auditState shadows each account's balance from the credits the machine
+// books (deposits, and each fill's pnl minus fee).
+type auditState struct {
+	bal map[string]int64
+}
+
+func (m *Machine) auditCredit(a *Account, v int64) {
+	if m.aud.bal == nil {
+		m.aud.bal = map[string]int64{}
+	}
+	m.aud.bal[a.Addr] += v
+}
+
+// auditRestored takes the restored balances as the new starting point.
+func (m *Machine) auditRestored() {
+	m.aud.bal = map[string]int64{}
+	for addr, a := range m.accts {
+		m.aud.bal[addr] = a.Balance
+	}
+}
+
+func (m *Machine) audit() {
+	if err := m.check(); err != nil {
+		panic("perps audit: " + err.Error())
+	}
+}
+
+func (m *Machine) check() error {
+	resting := map[uint32]int{}
+	addrs := make([]string, 0, len(m.accts))
+	for addr := range m.accts {
+		addrs = append(addrs, addr)
+	}
+	sort.Strings(addrs)
+	oi := map[uint32]int64{}
+	for _, addr := range addrs {
+		a := m.accts[addr]
+		if a.Balance != m.aud.bal[addr] {
+			return fmt.Errorf("%s: balance %d, credits add up to %d", addr, a.Balance, m.aud.bal[addr])
+		}
+		if _, ok := m.usedMargin(a); !ok {
+			return fmt.Errorf("%s: used margin overflows", addr)
+		}
+		for oid := range a.Open {
+			o := m.orders[oid]
+			switch {
+			case o == nil:
+				return fmt.Errorf("%s: open order %d unknown", addr, oid)
+			case o.Terminal || o.Account != addr:
+				return fmt.Errorf("%s: open order %d is %s of %s", addr, oid, o.Status, o.Account)
+			case o.Filled < 0 || o.Filled >= o.Lots:
+				return fmt.Errorf("order %d: filled %d of %d but open", oid, o.Filled, o.Lots)
+			}
+			in := m.inst[o.IID]
+			info, inBook := in.book.Order(oid)
+			if inBook != (o.Due == 0) {
+				return fmt.Errorf("order %d: in book %v, due %d", oid, inBook, o.Due)
+			}
+			if inBook {
+				resting[o.IID]++
+				if info.Orig-info.Filled != o.Lots-o.Filled || info.Price != o.Ticks || (info.Side == 0) != o.Buy {
+					return fmt.Errorf("order %d: book has %+v, machine %d/%d at %d", oid, info, o.Filled, o.Lots, o.Ticks)
+				}
+			}
+		}
+		for coid, oid := range a.COIDs {
+			if o := m.orders[oid]; o == nil || !a.Open[oid] || o.COID != coid {
+				return fmt.Errorf("%s: coid %s names order %d, not an open order with that coid", addr, coid, oid)
+			}
+		}
+		for iid, p := range a.Positions {
+			if p.Cost < 0 || (p.Size == 0) != (p.Cost == 0) {
+				return fmt.Errorf("%s: position %d size %d cost %d", addr, iid, p.Size, p.Cost)
+			}
+			oi[iid] += max(p.Size, 0)
+		}
+	}
+	for oid, o := range m.orders {
+		if !o.Terminal && !m.accts[o.Account].Open[oid] {
+			return fmt.Errorf("order %d is %s but not in its account's open orders", oid, o.Status)
+		}
+	}
+	for id, in := range m.inst {
+		if in.book.Len() != resting[id] {
+			return fmt.Errorf("instrument %d: %d orders in the book, %d resting open orders", id, in.book.Len(), resting[id])
+		}
+		if in.OpenInterest != oi[id] {
+			return fmt.Errorf("instrument %d: open interest %d, long sizes add up to %d", id, in.OpenInterest, oi[id])
+		}
+	}
+	return nil
+}

@@ -1,0 +1,129 @@
+package perpsvc
+
+import (
+	"pmx/internal/perps/perps"
+	"pmx/internal/perps/perpsauth"
+)
+
+// MaxBatch bounds the items of one batch request.
+const MaxBatch = 100
+
+// TradeResult is the outcome of one signed trading op: Err when the request
+// was refused whole, else Acks (createOrders) or Items (modify, cancel; every
+// held step resolved); cancelAll answers with neither.
+type TradeResult struct {
+	Acks  []perps.Ack
+	Items []perps.ItemResult
+	Err   *Error
+}
+
+// Trade verifies a signed trading op (signature, age, exp, proxy, replay),
+// charges action weight and submits one journaled command whose event
+// carries the per-item results. hint may be nil.
+func (s *Service) Trade(opType string, req *perpsauth.Request, hint *perpsauth.Hint) TradeResult {
+	v, err := s.ver.VerifyOpHint(req, opType, s.now(), s.resolve, hint)
+	if err != nil {
+		return TradeResult{Err: AsError(err)}
+	}
+	c := &perps.Command{Kind: opType, Account: v.Account.Hex()}
+	rk := v.Replay.Bytes()
+	c.Replay = rk[:]
+	fail := func(e *Error) TradeResult {
+		s.ver.Replay().Remove(v.Replay) // not executed: the identical request may be resent
+		return TradeResult{Err: e}
+	}
+	actions, n := 0, 0
+	switch opType {
+	case perps.KCreateOrders:
+		rows, err := v.Op.DecodeOrderArgs()
+		if err != nil {
+			return fail(AsError(err))
+		}
+		if len(rows) == 0 {
+			return fail(E(CodeNoOrders, ""))
+		}
+		c.Orders = make([]perps.OrderReq, len(rows))
+		for i, a := range rows {
+			o := perps.OrderReq{IID: a.IID, Buy: a.Buy, P: a.P, Qty: a.Qty, TIF: a.TIF, PO: a.PO, RO: a.RO, TR: a.TR}
+			if a.C != nil {
+				o.C = *a.C
+				if o.C == "" {
+					o.C = "-" // present but empty: refused as an invalid id by the machine
+				}
+			}
+			c.Orders[i] = o
+		}
+		actions, n = len(rows), len(rows)
+	case perps.KModify, perps.KModifyCOID:
+		if err := v.Op.DecodeArgs(&c.Modifies); err != nil {
+			return fail(AsError(err))
+		}
+		if len(c.Modifies) == 0 {
+			return fail(E(CodeNoOrders, ""))
+		}
+		actions, n = len(c.Modifies), len(c.Modifies)
+	case perps.KCancel:
+		if err := v.Op.DecodeArgs(&c.OIDs); err != nil || len(c.OIDs) == 0 {
+			return fail(E(CodeInvalidRequest, "args must be a non-empty array of order ids"))
+		}
+		n = len(c.OIDs)
+	case perps.KCancelCOID:
+		if err := v.Op.DecodeArgs(&c.COIDs); err != nil || len(c.COIDs) == 0 {
+			return fail(E(CodeInvalidRequest, "args must be a non-empty array of client order ids"))
+		}
+		n = len(c.COIDs)
+	case perps.KCancelAll:
+		var a struct {
+			IID *uint32 `json:"iid"`
+		}
+		if err := v.Op.DecodeArgs(&a); err != nil {
+			return fail(AsError(err))
+		}
+		if a.IID != nil {
+			c.IID = *a.IID
+		}
+	default:
+		return fail(E(CodeInvalidRequest, "op.type not allowed here"))
+	}
+	if n > MaxBatch {
+		return fail(E(CodeTooManyItems, ""))
+	}
+	if s.opt.QueueWait != nil {
+		s.opt.QueueWait()
+	}
+	if s.now().UnixMilli() >= v.DeadlineMs { // deadline passed before sequencing: not executed (and not charged)
+		return fail(E(CodeCommandExpired, ""))
+	}
+	if ok, wait := s.acts.Take(c.Account, actions, s.now()); !ok {
+		return fail(&Error{Code: CodeActionRateLimited, RetryAfter: max(wait, 1)})
+	}
+	ev, err := s.Submit(c)
+	if err != nil {
+		s.ver.Replay().Remove(v.Replay)
+		s.log.Error("perps engine", "err", err)
+		return TradeResult{Err: unavailable()}
+	}
+	switch {
+	case ev.Err != "":
+		return TradeResult{Err: refusal(ev)}
+	case opType == perps.KCreateOrders:
+		return TradeResult{Acks: ev.Acks}
+	case opType == perps.KCancelAll:
+		return TradeResult{}
+	}
+	if !s.resolveHeld(ev.Items) {
+		return TradeResult{Err: unavailable()}
+	}
+	return TradeResult{Items: ev.Items}
+}
+
+// refusal is the catalogue error of a command the machine refused whole.
+func refusal(ev perps.Event) *Error {
+	switch ev.Err {
+	case perps.ErrCancelOnlyMode:
+		return &Error{Code: CodeCancelOnly, RetryAfter: seconds(ev.RetryAfter)}
+	case perps.ErrPostOnlyMode:
+		return &Error{Code: CodePostOnly, RetryAfter: seconds(ev.RetryAfter)}
+	}
+	return E(CodeRefused, ev.Err)
+}
