@@ -106,6 +106,7 @@ type SignedOrder struct {
 	Maker, Signer secp.Address
 	Taker         secp.Address // V1 only
 	TokenID       eip712.Uint256
+	Token         string // TokenID's canonical decimal text, as sent (ParseUint256 admits only that spelling)
 	MakerAmount   uint64 // 6-decimal base units
 	TakerAmount   uint64
 	Expiration    uint64         // Unix seconds, 0 = none
@@ -179,10 +180,8 @@ func bytes32(s *string) ([32]byte, error) {
 
 // ParseOrder decodes a wire order; any malformed field is errPayload.
 func ParseOrder(raw []byte) (*SignedOrder, error) {
-	var w wireOrder
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	if err := dec.Decode(&w); err != nil {
+	var w wireOrder // salt and signatureType are json.Number fields: no float on the way
+	if err := json.Unmarshal(raw, &w); err != nil {
 		return nil, errPayload
 	}
 	o := &SignedOrder{Version: 1}
@@ -213,6 +212,7 @@ func ParseOrder(raw []byte) (*SignedOrder, error) {
 	if o.TokenID, e = u256(w.TokenID); fail(e) {
 		return nil, err
 	}
+	o.Token = w.TokenID
 	if o.MakerAmount, e = amount64(w.MakerAmount); fail(e) {
 		return nil, err
 	}

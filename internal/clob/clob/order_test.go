@@ -157,3 +157,18 @@ func FuzzParseOrder(f *testing.F) {
 		o.Verify(d, true)
 	})
 }
+
+// TestTokenText: the token id's text is kept as sent, and only the
+// canonical spelling is accepted (so text and number cannot disagree).
+func TestTokenText(t *testing.T) {
+	base := `{"salt":1,"maker":"0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266","signer":"0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266","tokenId":"TOK","makerAmount":"1","takerAmount":"2","side":"BUY","signatureType":0,"signature":"0x` + strings.Repeat("11", 65) + `"}`
+	o, err := ParseOrder([]byte(strings.Replace(base, "TOK", "71321045679252212594626385532706912750332728571942532289631379312455583992563", 1)))
+	if err != nil || o.Token != "71321045679252212594626385532706912750332728571942532289631379312455583992563" {
+		t.Fatalf("%v %v", o, err)
+	}
+	for _, bad := range []string{"0123", "+1", "1e3", ""} {
+		if _, err := ParseOrder([]byte(strings.Replace(base, "TOK", bad, 1))); err == nil {
+			t.Errorf("token %q accepted", bad)
+		}
+	}
+}

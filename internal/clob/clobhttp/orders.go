@@ -65,7 +65,7 @@ func (h *Handler) prepare(no *clob.NewOrder, k clob.Key, builder string) (cloben
 	if err != nil {
 		return in, clob.E(clob.ErrInvalidOrderPayload)
 	}
-	token := decimal(o.TokenID)
+	token := o.Token
 	ti, ok := h.svc.Token(token)
 	if !ok {
 		return in, clob.E(clob.ErrInvalidOrderPayload)
@@ -112,32 +112,6 @@ func small(v eip712.Uint256) (uint64, bool) {
 		x = x<<8 | uint64(b)
 	}
 	return x, false
-}
-
-// decimal prints a uint256 in canonical decimal.
-func decimal(v eip712.Uint256) string {
-	var digits []byte
-	n := v
-	for {
-		var rem uint32
-		zero := true
-		for i := range n {
-			cur := rem<<8 | uint32(n[i])
-			n[i] = byte(cur / 10)
-			rem = cur % 10
-			if n[i] != 0 {
-				zero = false
-			}
-		}
-		digits = append(digits, byte('0'+rem))
-		if zero {
-			break
-		}
-	}
-	for i, j := 0, len(digits)-1; i < j; i, j = i+1, j-1 {
-		digits[i], digits[j] = digits[j], digits[i]
-	}
-	return string(digits)
 }
 
 func hexLower(b []byte) string {
