@@ -34,15 +34,15 @@ const (
 var layers = map[string]int{
 	"amount": base, "hexid": base, "jsonstr": base, "jsonerr": base, "config": base, "cpuclock": base,
 	"progress": base, "crypto/keccak": base, "crypto/secp": base, "crypto/eip712": base, "crypto/msgpack": base,
-	"migrate": base, "loadgen": base,
+	"migrate": base, "loadgen": base, "safetext": base,
 
 	"exchange/journal": storage,
 	"demo":             domain,
 	"data/ingest":      service,
-	"data/dataapi":     httpL, "clob/clobauth": httpL, "admin": httpL, "server": httpL, "ratelimit": httpL,
+	"data/dataapi":     httpL, "clob/clobauth": httpL, "admin": httpL, "server": httpL, "ratelimit": httpL, "httpjson": httpL,
 
 	"npmtest": tests, "exchange/workload": tests, "exchange/engine/enginetest": tests,
-	"perps/perpsauth/testsigner": tests,
+	"perps/perpsauth/testsigner": tests, "hostile": tests,
 }
 
 // layerOf is pkg's layer by layers, else by its name in a service folder.
