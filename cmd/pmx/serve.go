@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"database/sql"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -133,10 +132,11 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	catalogAPI := catalog.NewHandler(stores.catalog, catalog.Options{Live: st, Log: log})
 	adminRoutes := map[string]http.Handler{"POST /admin/catalog": catalog.ImportHandler(stores.pipeline)}
 	if serves(cfg.Role, "clob") {
-		clobAPI, clobLimiter, err := newCLOB(ctx, dd, stores, log)
+		clobAPI, clobLimiter, clobSvc, err := newCLOB(ctx, dd, stores, cfg, log)
 		if err != nil {
 			return err
 		}
+		defer clobSvc.Close() // after the listeners have shut down
 		perpsSrv, err := step(log, "opening the perps exchange (replaying its journal)", func() (*perpshttp.Server, error) {
 			return perpshttp.New(perpshttp.Options{Dir: dd.File("perps"), Log: log,
 				RiskDelay: cfg.PerpsRiskDelay, AcceptDelay: cfg.PerpsAcceptDelay, TakerDelay: cfg.PerpsTakerDelay,
@@ -157,6 +157,9 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		}
 		defer stopMM() // before perpsSrv.Close
 		maps.Copy(adminRoutes, perpsSrv.AdminRoutes())
+		maps.Copy(adminRoutes, clobhttp.AdminRoutes(clobSvc))
+		stopCLOBMM := startCLOBDemo(ctx, clobSvc, cfg, log)
+		defer stopCLOBMM()
 		clobG.ready(clobAPI, false, ipLimit(cfg.IPLimits, ratelimit.Middleware{L: clobLimiter, Reject: clobhttp.RateLimited}))
 		// The perps listener limits by request weight itself (429, no delay).
 		perpsG.ready(perpsSrv.Handler(), false, nil)
@@ -296,30 +299,6 @@ func catalogRateLimited(w http.ResponseWriter, _ *http.Request, retryAfter time.
 	w.Header().Set("Retry-After", ratelimit.RetryAfterSeconds(retryAfter))
 	w.WriteHeader(http.StatusTooManyRequests)
 	_, _ = io.WriteString(w, `{"type":"rate_limited","error":"too many requests"}`)
-}
-
-// newCLOB builds the CLOB service: API keys derive from the master key in
-// <data-dir>/clob.key (losing it invalidates every issued key) and their
-// records live in the shared database.
-func newCLOB(ctx context.Context, dd *server.DataDir, st *stores, log *slog.Logger) (*clobhttp.Handler, *ratelimit.Limiter, error) {
-	keyHex, err := dd.Secret("clob.key")
-	if err != nil {
-		return nil, nil, err
-	}
-	master, err := hex.DecodeString(keyHex)
-	if err != nil {
-		return nil, nil, fmt.Errorf("clob.key: %w", err)
-	}
-	keys, err := clobKeys(ctx, st)
-	if err != nil {
-		return nil, nil, err
-	}
-	h, err := clobhttp.New(clobhttp.Options{Store: keys, MasterKey: master, Log: log})
-	if err != nil {
-		return nil, nil, err
-	}
-	lim, err := ratelimit.New(ratelimit.CLOBDefaults(), nil)
-	return h, lim, err
 }
 
 // ipLimit is the listener wrapper enforcing the IP-based request limits, or

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"pmx/internal/catalog/catalogpg"
-	"pmx/internal/clob/clobhttp"
+	"pmx/internal/clob/clob"
 	"pmx/internal/clob/clobpg"
 	"pmx/internal/clob/clobsql"
 	"pmx/internal/config"
@@ -87,7 +87,7 @@ func clobKeys(ctx context.Context, st *stores) (*clobsql.Store, error) {
 	return clobsql.New(ctx, st.catPool)
 }
 
-var _ clobhttp.Store = (*clobsql.Store)(nil)
+var _ clob.Store = (*clobsql.Store)(nil)
 
 // serves reports whether a process of role runs listener name.
 func serves(role, name string) bool {

@@ -21,8 +21,12 @@ type Serve struct {
 	AdminAddr   string
 	Demo        bool
 	IPLimits    bool // the contract's IP-based request limits (off: benchmarks, local use)
-	DemoSeed    int64
-	DemoScale   float64
+	// ClobRateLimits is the CLOB per-signer token buckets' mode: enforce, warn or off.
+	ClobRateLimits string
+	// ClobChainDelay is the simulated chain's step (trade MATCHED -> MINED -> CONFIRMED).
+	ClobChainDelay time.Duration
+	DemoSeed       int64
+	DemoScale      float64
 	// DemoMarketMakers runs the perps demo market makers (only on an
 	// exchange seeded by the demo); DemoMMInterval is their requote period.
 	DemoMarketMakers bool
@@ -59,6 +63,8 @@ func Defaults() Serve {
 		AdminAddr:        "127.0.0.1:8089",
 		Demo:             true,
 		IPLimits:         true,
+		ClobRateLimits:   "enforce",
+		ClobChainDelay:   2 * time.Second,
 		DemoSeed:         1,
 		DemoScale:        1,
 		DemoMarketMakers: true,
@@ -95,6 +101,8 @@ func (c *Serve) Bind(fs *flag.FlagSet, env func(string) string) {
 	dur(&c.PerpsModifyDelay, "perps-modify-delay", d.PerpsModifyDelay, "perps: how long a modify is pending (modify_already_pending meanwhile)")
 	dur(&c.PerpsCOIDWait, "perps-coid-wait", d.PerpsCOIDWait, "perps: how long a cancel by an unknown client order id waits for a racing create (production ~100ms)")
 	fs.IntVar(&c.PerpsKnownKeys, "perps-known-keys", int(envInt(env, "perps-known-keys", int64(d.PerpsKnownKeys))), "perps: no effect, kept for compatibility (the known-key shortcut was removed: libsecp256k1 recovery is faster; env PMX_PERPS_KNOWN_KEYS)")
+	str(&c.ClobRateLimits, "clob-rate-limits", d.ClobRateLimits, "CLOB per-signer token buckets: enforce, warn (process and flag) or off")
+	dur(&c.ClobChainDelay, "clob-chain-delay", d.ClobChainDelay, "CLOB: simulated chain step of a trade (MATCHED -> MINED -> CONFIRMED)")
 	fs.BoolVar(&c.PerpsHeldCancels, "perps-held-cancels", envBool(env, "perps-held-cancels", d.PerpsHeldCancels), "perps: hold a cancel that races an accept (else order_in_flight) (env PMX_PERPS_HELD_CANCELS)")
 	c.bindStore(fs, env)
 }
@@ -110,6 +118,11 @@ func (c *Serve) Check() error {
 		if d.v < 0 || d.v > MaxPerpsDelay || d.v%time.Millisecond != 0 {
 			return fmt.Errorf("--%s %v: must be whole milliseconds from 0 to %v", d.name, d.v, MaxPerpsDelay)
 		}
+	}
+	switch c.ClobRateLimits {
+	case "enforce", "warn", "off":
+	default:
+		return fmt.Errorf("--clob-rate-limits %q: must be enforce, warn or off", c.ClobRateLimits)
 	}
 	if c.PerpsKnownKeys < 0 {
 		return fmt.Errorf("--perps-known-keys %d: must be 0 or more", c.PerpsKnownKeys)

@@ -27,6 +27,7 @@ import (
 	"github.com/decred/dcrd/dcrec/secp256k1/v4/ecdsa"
 	"golang.org/x/crypto/sha3"
 
+	"pmx/internal/clob/clob"
 	"pmx/internal/clob/clobhttp"
 	"pmx/internal/clob/clobsql"
 
@@ -69,6 +70,7 @@ func newWallet(t testing.TB, privHex string) wallet {
 const (
 	priv0 = "ac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80"
 	priv1 = "59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d"
+	priv2 = "5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a"
 )
 
 // clobAuthDigest is the ClobAuth EIP-712 digest (domain ClobAuthDomain, v1).
@@ -174,7 +176,7 @@ func newStore(t testing.TB) *clobsql.Store {
 }
 
 // newEnvWith serves a handler over st.
-func newEnvWith(t testing.TB, st clobhttp.Store) *env {
+func newEnvWith(t testing.TB, st clob.Store) *env {
 	t.Helper()
 	clk := &fixedClock{t: time.Unix(now0, 0)}
 	h, err := clobhttp.New(clobhttp.Options{Store: st, MasterKey: []byte(strings.Repeat("k", 32)), Clock: clk})
@@ -238,3 +240,5 @@ func (r reply) creds(t testing.TB) creds {
 	}
 	return c
 }
+
+func msg(c clob.Code) string { return clob.Catalogue[c].Msg }
