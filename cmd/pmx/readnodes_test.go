@@ -97,6 +97,9 @@ func TestReadNodes_OneWriterTwoReadNodesServeEveryAcknowledgedWrite(t *testing.T
 	cond := "0x" + strings.Repeat("cd", 32)
 	postLedger(t, writer["admin"], token, `{"kind":"market","condition_id":"`+cond+`","question":"Live?","slug":"live","event_id":7,"event_slug":"ev","event_title":"Ev","category":"crypto","outcomes":["Yes","No"],"token_ids":["71","72"],"end_date":"2030-01-01T00:00:00Z"}`+"\n")
 	now := time.Now().Unix()
+	// The maker holds what it sells (a full set split from collateral).
+	postLedger(t, writer["admin"], token, `{"kind":"split","tx_hash":"0x`+strings.Repeat("ee", 32)+`","log_index":0,"block_number":9,"timestamp":`+
+		strconv.FormatInt(now-120, 10)+`,"user":"0x`+strings.Repeat("0a", 20)+`","condition_id":"`+cond+`","amount":"100"}`+"\n")
 	postLedger(t, writer["admin"], token, tradeLine(10, 1, now-60, "0.25", "40"))
 
 	taker := "0x" + strings.Repeat("0b", 20)
