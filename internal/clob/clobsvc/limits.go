@@ -5,27 +5,27 @@ import (
 	"time"
 
 	"pmx/internal/clob/clobengine"
-	"pmx/internal/ratelimit"
+	"pmx/internal/tokenbucket"
 )
 
 // Tier is one row of the contract's per-signer token bucket table.
 type Tier struct {
 	Name      string
 	MinVolume int64 // 30-day volume in whole USD
-	Order     ratelimit.Spec
-	Cancel    ratelimit.Spec
+	Order     tokenbucket.Spec
+	Cancel    tokenbucket.Spec
 }
 
 // Tiers is the contract's table ("CLOB per-signer token buckets").
 var Tiers = [8]Tier{
-	{"Standard", 0, ratelimit.Spec{Rate: 40, Burst: 60}, ratelimit.Spec{Rate: 80, Burst: 120, Debt: true}},
-	{"Copper", 30_000, ratelimit.Spec{Rate: 60, Burst: 90}, ratelimit.Spec{Rate: 120, Burst: 180, Debt: true}},
-	{"Bronze", 50_000, ratelimit.Spec{Rate: 80, Burst: 120}, ratelimit.Spec{Rate: 160, Burst: 240, Debt: true}},
-	{"Silver", 100_000, ratelimit.Spec{Rate: 200, Burst: 300}, ratelimit.Spec{Rate: 400, Burst: 600, Debt: true}},
-	{"Gold", 500_000, ratelimit.Spec{Rate: 400, Burst: 600}, ratelimit.Spec{Rate: 800, Burst: 1200, Debt: true}},
-	{"Platinum", 2_500_000, ratelimit.Spec{Rate: 450, Burst: 675}, ratelimit.Spec{Rate: 900, Burst: 1350}},
-	{"Diamond", 5_000_000, ratelimit.Spec{Rate: 525, Burst: 787}, ratelimit.Spec{Rate: 1050, Burst: 1575}},
-	{"Elite", 10_000_000, ratelimit.Spec{Rate: 600, Burst: 900}, ratelimit.Spec{Rate: 1200, Burst: 1800}},
+	{"Standard", 0, tokenbucket.Spec{Rate: 40, Burst: 60}, tokenbucket.Spec{Rate: 80, Burst: 120, Debt: true}},
+	{"Copper", 30_000, tokenbucket.Spec{Rate: 60, Burst: 90}, tokenbucket.Spec{Rate: 120, Burst: 180, Debt: true}},
+	{"Bronze", 50_000, tokenbucket.Spec{Rate: 80, Burst: 120}, tokenbucket.Spec{Rate: 160, Burst: 240, Debt: true}},
+	{"Silver", 100_000, tokenbucket.Spec{Rate: 200, Burst: 300}, tokenbucket.Spec{Rate: 400, Burst: 600, Debt: true}},
+	{"Gold", 500_000, tokenbucket.Spec{Rate: 400, Burst: 600}, tokenbucket.Spec{Rate: 800, Burst: 1200, Debt: true}},
+	{"Platinum", 2_500_000, tokenbucket.Spec{Rate: 450, Burst: 675}, tokenbucket.Spec{Rate: 900, Burst: 1350}},
+	{"Diamond", 5_000_000, tokenbucket.Spec{Rate: 525, Burst: 787}, tokenbucket.Spec{Rate: 1050, Burst: 1575}},
+	{"Elite", 10_000_000, tokenbucket.Spec{Rate: 600, Burst: 900}, tokenbucket.Spec{Rate: 1200, Burst: 1800}},
 }
 
 // TierFor maps a 30-day volume (micro-USDC) to a tier index.
@@ -93,7 +93,7 @@ type Decision struct {
 	RetryAfter int64 // seconds, on refusal
 }
 
-func (s *Service) spec(signer string, bucket int) (ratelimit.Spec, string) {
+func (s *Service) spec(signer string, bucket int) (tokenbucket.Spec, string) {
 	t := Tiers[s.TierOf(signer)]
 	if bucket == OrderBucket {
 		return t.Order, t.Name
@@ -109,7 +109,7 @@ func (s *Service) Limit(signer string, bucket int, cost int64) Decision {
 	spec, name := s.spec(signer, bucket)
 	now := s.clock.Now()
 	key := strconv.Itoa(bucket) + signer
-	var v ratelimit.Verdict
+	var v tokenbucket.Verdict
 	if s.opt.Limits == "warn" {
 		if v = s.buckets.Peek(key, spec, cost, now); v.OK {
 			v = s.buckets.Take(key, spec, cost, now)

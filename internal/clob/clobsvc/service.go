@@ -17,6 +17,7 @@ import (
 	"pmx/internal/clob/clobengine"
 	"pmx/internal/exchange/engine"
 	"pmx/internal/ratelimit"
+	"pmx/internal/tokenbucket"
 )
 
 // Clock is the time source.
@@ -63,7 +64,7 @@ type Service struct {
 	openErr atomic.Pointer[error]
 	ready   chan struct{}
 	markets atomic.Pointer[marketIndex]
-	buckets *ratelimit.Buckets
+	buckets *tokenbucket.Buckets
 	tiers   sync.Map // signer -> int (computed tier), refreshed every 3 h
 	hbMu    sync.Mutex
 	hb      map[string]time.Time // api key -> last heartbeat
@@ -102,7 +103,7 @@ func Open(opt Options) *Service {
 		opt.Engine.JournalLinger = 0
 	}
 	s := &Service{opt: opt, clock: opt.Clock, log: opt.Log, Domains: clob.NewDomains(opt.ChainID),
-		ready: make(chan struct{}), buckets: ratelimit.NewBuckets(0), hb: map[string]time.Time{}, stop: make(chan struct{})}
+		ready: make(chan struct{}), buckets: tokenbucket.NewBuckets(0), hb: map[string]time.Time{}, stop: make(chan struct{})}
 	if s.clock == nil {
 		s.clock = ratelimit.SystemClock{}
 	}

@@ -1,64 +1,43 @@
 package perpsvc
 
 import (
-	"sync"
 	"time"
+
+	"pmx/internal/tokenbucket"
 )
 
-// Buckets are per-key token buckets: capacity budget, refilled at budget per
-// window (perps.md §7: 1,000 request weight per IP per minute, 5,000 action
+// Buckets are per-key token buckets: capacity budget, refilled continuously
+// at budget per window (1,000 request weight per IP per minute, 5,000 action
 // weight per account per minute). A request that does not fit is refused at
-// once (429 with Retry-After), nothing is consumed.
+// once (429 with Retry-After), nothing is consumed. They are the project's
+// one bounded bucket set (tokenbucket): memory stays fixed however many keys
+// a client sprays.
 type Buckets struct {
-	mu     sync.Mutex
-	budget float64
-	rate   float64 // tokens per nanosecond
-	m      map[string]*bucket
+	set   *tokenbucket.Buckets
+	spec  tokenbucket.Spec
+	scale int64 // units per token, so that the refill rate is a whole number per second
 }
 
-type bucket struct {
-	tokens float64
-	at     time.Time
-}
-
-const maxBucketKeys = 1 << 16
-
-// NewBuckets gives every key budget tokens, refilled at budget per window.
+// NewBuckets gives every key budget tokens, refilled at budget per window
+// (whole seconds).
 func NewBuckets(budget int, window time.Duration) *Buckets {
-	return &Buckets{budget: float64(budget), rate: float64(budget) / float64(window), m: map[string]*bucket{}}
+	scale := max(int64(window/time.Second), 1)
+	// budget tokens per window = budget·scale units per window = budget units per second.
+	return &Buckets{set: tokenbucket.NewBuckets(0), scale: scale,
+		spec: tokenbucket.Spec{Rate: int64(budget), Burst: int64(budget) * scale}}
 }
 
 // Take consumes n tokens for key at now, or reports how long until they fit.
-// Token counts are request weights, not money, so float64 is fine here.
 func (b *Buckets) Take(key string, n int, now time.Time) (bool, time.Duration) {
 	if n <= 0 {
 		return true, 0
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	k := b.m[key]
-	if k == nil {
-		if len(b.m) >= maxBucketKeys {
-			b.sweep(now)
-		}
-		k = &bucket{tokens: b.budget, at: now}
-		b.m[key] = k
+	v := b.set.Take(key, b.spec, int64(n)*b.scale, now)
+	if v.OK {
+		return true, 0
 	}
-	k.tokens = min(b.budget, k.tokens+float64(now.Sub(k.at))*b.rate)
-	k.at = now
-	need := float64(n)
-	if need > k.tokens {
-		return false, time.Duration((need - k.tokens) / b.rate)
+	if v.Wait < 0 { // more than the budget: never fits; wait a whole window
+		return false, time.Duration(b.scale) * time.Second
 	}
-	k.tokens -= need
-	return true, 0
-}
-
-// sweep drops buckets that have refilled completely (they hold no state).
-func (b *Buckets) sweep(now time.Time) {
-	for key, k := range b.m {
-		if k.tokens+float64(now.Sub(k.at))*b.rate >= b.budget {
-			delete(b.m, key)
-		}
-	}
+	return false, v.Wait
 }

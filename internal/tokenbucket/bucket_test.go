@@ -1,4 +1,4 @@
-package ratelimit
+package tokenbucket
 
 import (
 	"runtime"
