@@ -46,6 +46,8 @@ type Command struct {
 	Mode       string  `json:"mode,omitempty"`
 	RetryAfter int64   `json:"retry,omitempty"` // seconds
 	On         bool    `json:"on,omitempty"`
+
+	Leverages []LeverageReq `json:"lev,omitempty"` // KLeverage (leverage.go)
 }
 
 // OrderReq is one createOrders item as sent. P and TIF are nil when absent.
@@ -118,6 +120,8 @@ type Event struct {
 	Replay []byte
 	// RetryAfter (seconds) accompanies Err cancel_only_mode / post_only_mode.
 	RetryAfter int64
+	// Leverage is KLeverage's per-item results (leverage.go).
+	Leverage []LeverageResult
 }
 
 // AccountFill is a fill update addressed to one account.

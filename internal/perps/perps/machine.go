@@ -151,6 +151,8 @@ func (m *Machine) Apply(seq uint64, ts int64, cmd []byte, out []Event) []Event {
 		m.setMode(c, &ev)
 	case KLiquidating:
 		m.setLiquidating(c, &ev)
+	case KLeverage:
+		m.updateLeverages(c, ts, &ev)
 	default:
 		ev.Err = "invalid_command"
 	}

@@ -101,6 +101,7 @@ func (c *Command) Encode() []byte {
 	w.str(tMode, c.Mode)
 	w.int(tRetryAfter, c.RetryAfter)
 	w.flag(tOn, c.On)
+	c.encodeLeverages(&w)
 	return w
 }
 
@@ -174,6 +175,8 @@ func DecodeCommand(b []byte) (*Command, error) {
 			c.RetryAfter = r.v()
 		case tOn:
 			c.On = true
+		case tLeverages:
+			c.decodeLeverages(&r)
 		default:
 			r.fail()
 		}

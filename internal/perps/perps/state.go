@@ -102,6 +102,9 @@ type Account struct {
 	// Liquidating is set by KLiquidating (the margin issue's liquidation
 	// engine); it shapes cancels of in-flight orders (inflight.go).
 	Liquidating bool `json:"liq,omitempty"`
+	// Cross holds the instruments set to cross margin (leverage.go); absent
+	// means isolated, the default (perps.md §9.8).
+	Cross map[uint32]bool `json:"cross,omitempty"`
 }
 
 // VolumeDay is one UTC day's traded notional (micro).

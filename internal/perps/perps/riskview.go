@@ -1,0 +1,78 @@
+package perps
+
+import (
+	"sort"
+
+	"pmx/internal/perps/risk"
+)
+
+// The machine's view for the risk engine (internal/perps/risk,
+// docs/perps-risk.md "Wiring"): accounts and markets mapped onto risk's types
+// at call time, so the risk package stays pure and the machine's state
+// keeps its own shape.
+//
+// Isolated allocations are not kept yet: every position is margined against
+// the account's collateral (risk's cross arithmetic), whatever mode the
+// account chose; the chosen mode is stored and shown (GET
+// /v1/account/config) and governs the mode-switch rules.
+
+// liqFeePPM is liquidation_fee ("0.025", perps.md §10).
+const liqFeePPM = 25_000
+
+// riskMarket is in with its mark.
+func (m *Machine) riskMarket(in *Instrument) *risk.Market {
+	return &risk.Market{
+		Instrument: risk.Instrument{ID: in.ID, Grid: risk.Grid{PriceDecimals: in.PriceDecimals, QtyDecimals: in.QtyDecimals},
+			MaxLeverage: in.MaxLeverage, LiqFeePPM: liqFeePPM},
+		Mark: m.mark(in),
+	}
+}
+
+// mark is in's mark price in ticks (risk.MarkPrice: the index, the book and
+// the last trade with their fallbacks); 0 when nothing gives one.
+func (m *Machine) mark(in *Instrument) int64 {
+	mi := risk.MarkInputs{Index: in.IndexTicks, Last: in.LastTicks}
+	if in.book != nil {
+		mi.BestBid, _, _ = in.book.BestBid()
+		mi.BestAsk, _, _ = in.book.BestAsk()
+	}
+	return risk.MarkPrice(mi)
+}
+
+// riskView maps a onto a risk.Account with the markets of every instrument
+// it has a position or an order in, plus extra (0: none). Positions, orders
+// and settings are in id order, so the view is deterministic.
+func (m *Machine) riskView(a *Account, extra uint32) (risk.Account, risk.Markets) {
+	ra := risk.Account{ID: a.ID, Collateral: a.Balance, Liquidating: a.Liquidating}
+	mk := risk.Markets{}
+	need := func(iid uint32) {
+		if in := m.inst[iid]; in != nil && mk[iid] == nil {
+			mk[iid] = m.riskMarket(in)
+			ra.Settings = append(ra.Settings, risk.Setting{IID: iid, Lev: m.leverage(a, in), Cross: true})
+		}
+	}
+	if extra != 0 {
+		need(extra)
+	}
+	iids := make([]uint32, 0, len(a.Positions))
+	for iid, p := range a.Positions {
+		if p.Size != 0 {
+			iids = append(iids, iid)
+		}
+	}
+	sort.Slice(iids, func(i, j int) bool { return iids[i] < iids[j] })
+	for _, iid := range iids {
+		p := a.Positions[iid]
+		need(iid)
+		ra.Positions = append(ra.Positions, risk.Position{IID: iid, Size: p.Size, Cost: p.Cost})
+	}
+	for _, oid := range m.sortedOpen(a) {
+		o := m.orders[oid]
+		if o.Reduce || o.Risk { // reduce-only orders add no exposure; orders awaiting checks reserve nothing
+			continue
+		}
+		need(o.IID)
+		ra.Orders = append(ra.Orders, risk.Order{IID: o.IID, Buy: o.Buy, Ticks: o.Ticks, Lots: o.Lots - o.Filled})
+	}
+	return ra, mk
+}
