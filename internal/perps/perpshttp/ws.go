@@ -178,6 +178,8 @@ func (c *wsConn) handle(raw []byte) {
 			}
 			b, _ := json.Marshal(wsReply{ID: f.ID, Data: out.body})
 			c.sess.EndPost(b)
+		case "updateLeverage", "updateLeverages":
+			c.leveragePost(f.ID, op.Type, raw)
 		default:
 			c.reply(f.ID, errBody{Status: "err", Error: "invalid_request: unknown op type " + strconv.Quote(op.Type)})
 		}
