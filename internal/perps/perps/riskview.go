@@ -76,3 +76,59 @@ func (m *Machine) riskView(a *Account, extra uint32) (risk.Account, risk.Markets
 	}
 	return ra, mk
 }
+
+// preTrade is the pre-trade check (docs/perps-risk.md "Pre-trade margin"):
+// risk.CheckScope for every order (a flagged account places nothing), then
+// risk.CheckOrder for orders that are not reduce-only, at the mark.
+//
+// Without a mark (no index, no two-sided book, no trade yet) the order is
+// margined at a stand-in: its own limit price, or for a market order the
+// opposite best. A market order with neither cannot fill, so it has nothing
+// to margin. This keeps a venue without an index feed tradable; with an
+// index the mark always exists.
+func (m *Machine) preTrade(a *Account, in *Instrument, buy bool, ticks, lots int64, reduce bool) string {
+	ra, mk := m.riskView(a, in.ID)
+	if err := risk.CheckScope(&ra, in.ID); err != nil {
+		return err.Error()
+	}
+	if reduce {
+		return ""
+	}
+	mt := mk[in.ID]
+	if mt.Mark <= 0 {
+		mt.Mark = ticks
+		if ticks == 0 {
+			if buy {
+				mt.Mark, _, _ = in.book.BestAsk()
+			} else {
+				mt.Mark, _, _ = in.book.BestBid()
+			}
+		}
+		if mt.Mark <= 0 {
+			return ""
+		}
+	}
+	for iid, other := range mk { // other markets without a mark: their orders' own prices stand in
+		if other.Mark <= 0 && iid != in.ID {
+			other.Mark = m.standIn(a, iid)
+		}
+	}
+	if err := risk.CheckOrder(&ra, mk, risk.Order{IID: in.ID, Buy: buy, Ticks: ticks, Lots: lots}); err != nil {
+		return err.Error()
+	}
+	return ""
+}
+
+// standIn is a price for an instrument without a mark: the account's
+// position entry, else its first open order's price (1 tick at least).
+func (m *Machine) standIn(a *Account, iid uint32) int64 {
+	if p := a.Positions[iid]; p != nil && p.Size != 0 {
+		return max(p.Cost/abs(p.Size), 1)
+	}
+	for _, oid := range m.sortedOpen(a) {
+		if o := m.orders[oid]; o.IID == iid && o.Ticks > 0 {
+			return o.Ticks
+		}
+	}
+	return 1
+}
