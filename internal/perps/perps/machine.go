@@ -56,6 +56,9 @@ type Machine struct {
 	nextDep  uint64
 	lastTS   int64
 
+	insurance int64  // insurance fund (micro): funding dust, top-ups (funding.go)
+	nextFund  uint64 // next funding charge id
+
 	cur     uint32 // instrument of the book command being applied (for ReduceOnlyLimit)
 	bev     []book.Event
 	touched []*Order
@@ -99,6 +102,7 @@ func (m *Machine) reset() {
 	m.proxies = map[string]*Proxy{}
 	m.orders = map[uint64]*Order{}
 	m.nextOID, m.nextTID, m.nextAcct, m.nextDep, m.lastTS = 1, 1, 1, 1, 0
+	m.insurance, m.nextFund = 0, 1
 	m.pend = nil
 	m.fl = m.initialFlight()
 	m.mode, m.modeRetry = "", 0
@@ -153,6 +157,10 @@ func (m *Machine) Apply(seq uint64, ts int64, cmd []byte, out []Event) []Event {
 		m.setLiquidating(c, &ev)
 	case KLeverage:
 		m.updateLeverages(c, ts, &ev)
+	case KFundingSample:
+		m.fundingSample()
+	case KFunding:
+		m.settleFunding(ts)
 	default:
 		ev.Err = "invalid_command"
 	}

@@ -39,6 +39,8 @@ func script() [][]byte {
 			out = append(out, cmd(Command{Kind: KLiquidating, Account: a, On: true}))
 		case 15:
 			out = append(out, cmd(Command{Kind: KLeverage, Account: b, Leverages: []LeverageReq{{IID: 1, Lev: 5, Cross: true}, {IID: 1, Lev: 4}}}))
+		case 18, 36:
+			out = append(out, cmd(Command{Kind: KFundingSample}), cmd(Command{Kind: KFunding}))
 		case 20:
 			out = append(out, cmd(Command{Kind: KMode, Mode: ModePostOnly, RetryAfter: 5}))
 		case 23:

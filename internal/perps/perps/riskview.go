@@ -31,7 +31,7 @@ func (m *Machine) riskMarket(in *Instrument) *risk.Market {
 // mark is in's mark price in ticks (risk.MarkPrice: the index, the book and
 // the last trade with their fallbacks); 0 when nothing gives one.
 func (m *Machine) mark(in *Instrument) int64 {
-	mi := risk.MarkInputs{Index: in.IndexTicks, Last: in.LastTicks}
+	mi := risk.MarkInputs{Index: in.IndexTicks, Last: in.LastTicks, Premium: in.Premium.Average(), Samples: in.Premium.N}
 	if in.book != nil {
 		mi.BestBid, _, _ = in.book.BestBid()
 		mi.BestAsk, _, _ = in.book.BestAsk()

@@ -13,6 +13,7 @@ package perps
 import (
 	"pmx/internal/exchange/book"
 	"pmx/internal/exchange/fixed"
+	"pmx/internal/perps/risk"
 )
 
 // Instrument is one perpetual market.
@@ -35,6 +36,11 @@ type Instrument struct {
 	Trades   []Trade  `json:"trades"`  // newest last, bounded by maxTrades
 	Candles  []Candle `json:"candles"` // 1-minute candles, oldest first, bounded
 	Sequence uint64   `json:"seq"`     // book sequence for /book
+
+	// Funding (funding.go): the current window's premium samples and the
+	// settled rates, oldest first, bounded.
+	Premium risk.PremiumWindow `json:"prem,omitzero"`
+	Funding []FundingRate      `json:"funding,omitempty"`
 
 	book *book.Book
 }
@@ -105,6 +111,9 @@ type Account struct {
 	// Cross holds the instruments set to cross margin (leverage.go); absent
 	// means isolated, the default (perps.md §9.8).
 	Cross map[uint32]bool `json:"cross,omitempty"`
+	// Funding holds the account's funding charges, oldest first, bounded
+	// (funding.go).
+	Funding []FundingCharge `json:"funding,omitempty"`
 }
 
 // VolumeDay is one UTC day's traded notional (micro).
