@@ -40,6 +40,9 @@ type Serve struct {
 	// libsecp256k1 recovery and was removed (docs/perps.md, "known keys").
 	// The flag stays so existing command lines and environments still work.
 	PerpsKnownKeys int
+	// PerpsFundingInterval: how often perps funding settles (one hourly rate
+	// each; tests shorten it). Default 1 h.
+	PerpsFundingInterval time.Duration
 }
 
 // MaxPerpsDelay bounds each perps in-flight window (the engine's limit).
@@ -63,6 +66,8 @@ func Defaults() Serve {
 		LogFormat:        "text",
 		PerpsHeldCancels: true,
 		PerpsKnownKeys:   256,
+
+		PerpsFundingInterval: time.Hour,
 	}
 }
 
@@ -90,6 +95,7 @@ func (c *Serve) Bind(fs *flag.FlagSet, env func(string) string) {
 	dur(&c.PerpsAcceptDelay, "perps-accept-delay", d.PerpsAcceptDelay, "perps: how long an order's accept is in flight before it enters the book")
 	dur(&c.PerpsTakerDelay, "perps-taker-delay", d.PerpsTakerDelay, "perps: extra wait of an order that would match on entry (production 20ms)")
 	dur(&c.PerpsModifyDelay, "perps-modify-delay", d.PerpsModifyDelay, "perps: how long a modify is pending (modify_already_pending meanwhile)")
+	dur(&c.PerpsFundingInterval, "perps-funding-interval", d.PerpsFundingInterval, "perps: how often funding settles (each settlement applies one hourly rate)")
 	dur(&c.PerpsCOIDWait, "perps-coid-wait", d.PerpsCOIDWait, "perps: how long a cancel by an unknown client order id waits for a racing create (production ~100ms)")
 	fs.IntVar(&c.PerpsKnownKeys, "perps-known-keys", int(envInt(env, "perps-known-keys", int64(d.PerpsKnownKeys))), "perps: no effect, kept for compatibility (the known-key shortcut was removed: libsecp256k1 recovery is faster; env PMX_PERPS_KNOWN_KEYS)")
 	fs.BoolVar(&c.PerpsHeldCancels, "perps-held-cancels", envBool(env, "perps-held-cancels", d.PerpsHeldCancels), "perps: hold a cancel that races an accept (else order_in_flight) (env PMX_PERPS_HELD_CANCELS)")
@@ -106,6 +112,9 @@ func (c *Serve) Check() error {
 		if d.v < 0 || d.v > MaxPerpsDelay || d.v%time.Millisecond != 0 {
 			return fmt.Errorf("--%s %v: must be whole milliseconds from 0 to %v", d.name, d.v, MaxPerpsDelay)
 		}
+	}
+	if c.PerpsFundingInterval < time.Second || c.PerpsFundingInterval%time.Millisecond != 0 {
+		return fmt.Errorf("--perps-funding-interval %v: must be whole milliseconds, at least 1s", c.PerpsFundingInterval)
 	}
 	if c.PerpsKnownKeys < 0 {
 		return fmt.Errorf("--perps-known-keys %d: must be 0 or more", c.PerpsKnownKeys)

@@ -64,3 +64,34 @@ func TestFundingLongsPayShortsWhenMarkAboveIndex(t *testing.T) {
 		t.Errorf("rates %+v", r)
 	}
 }
+
+// TestFundingChargesAtMost100PerRequestWithMore: 101 settlements give 100
+// rows, newest first, and more; the oldest is on the next page.
+func TestFundingChargesAtMost100PerRequestWithMore(t *testing.T) {
+	const a, b = "0x00000000000000000000000000000000000000aa", "0x00000000000000000000000000000000000000bb"
+	m := New(Config{})
+	ts := int64(0)
+	do := func(c Command) {
+		ts += 1000
+		if ev := m.Apply(uint64(ts), ts, cmd(c), nil)[0]; ev.Err != "" {
+			t.Fatalf("%s: %s", c.Kind, ev.Err)
+		}
+	}
+	do(Command{Kind: KCreateInstrument, Instrument: &InstrumentSpec{Symbol: "BTC-USD", Category: "crypto", PriceDecimals: 1, QtyDecimals: 3, MaxLeverage: 20}})
+	do(Command{Kind: KDeposit, Account: a, Amount: "100000"})
+	do(Command{Kind: KDeposit, Account: b, Amount: "100000"})
+	do(Command{Kind: KIndex, IID: 1, Price: "100"})
+	do(Command{Kind: KCreateOrders, Account: b, Orders: []OrderReq{{IID: 1, P: sp("100"), Qty: "1"}}})
+	do(Command{Kind: KCreateOrders, Account: a, Orders: []OrderReq{{IID: 1, Buy: true, P: sp("100"), Qty: "1"}}})
+	for range 101 {
+		do(Command{Kind: KFunding})
+	}
+	rows, more := m.FundingOf(a, 0, 0, 1<<62, 100)
+	if len(rows) != 100 || !more || rows[0].Timestamp <= rows[99].Timestamp {
+		t.Fatalf("%d rows, more %v", len(rows), more)
+	}
+	older, more := m.FundingOf(a, 0, 0, rows[99].Timestamp, 100)
+	if len(older) != 1 || more || older[0].ID != 1 {
+		t.Fatalf("next page %+v more %v", older, more)
+	}
+}

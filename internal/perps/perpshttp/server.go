@@ -58,6 +58,9 @@ type Options struct {
 	// cuts the fdatasyncs per order several-fold (docs/perf/perps.md),
 	// a lone client never waits.
 	GroupLinger time.Duration
+	// FundingInterval and PremiumInterval drive funding (perpsvc; default
+	// 1 h and 5 s).
+	FundingInterval, PremiumInterval time.Duration
 
 	// queueWait, tests only: runs after a trading command was verified and
 	// charged, before its deadline check. It stands for the time a command
@@ -103,7 +106,8 @@ func New(opt Options) (*Server, error) {
 		KnownKeys: opt.KnownKeys, MaxModifies: opt.MaxModifies, ActionBudget: opt.ActionBudget,
 		SnapshotEvery: opt.SnapshotEvery, RiskDelay: opt.RiskDelay, AcceptDelay: opt.AcceptDelay,
 		TakerDelay: opt.TakerDelay, ModifyDelay: opt.ModifyDelay, NoHeldCancels: opt.NoHeldCancels,
-		COIDWait: opt.COIDWait, GroupLinger: opt.GroupLinger, QueueWait: opt.queueWait})
+		COIDWait: opt.COIDWait, GroupLinger: opt.GroupLinger, QueueWait: opt.queueWait,
+		FundingInterval: opt.FundingInterval, PremiumInterval: opt.PremiumInterval})
 	if err != nil {
 		return nil, err
 	}
