@@ -84,6 +84,7 @@ test('perps session: proxy, credentials, orders over the socket, reads, revoke',
     const cfg = await session.fetchAccountConfig();
     const row = (Array.isArray(cfg) ? cfg : cfg.items ?? Object.values(cfg)).flat().find((r) => (r.instrumentId ?? r.instrument_id) === 1);
     assert.equal(row?.leverage, 5, JSON.stringify(cfg));
+    for await (const page of session.listFundingPayments({ instrumentId: 1 })) { assert.ok(Array.isArray(page.items ?? page)); break; }
 
     // A second session on the same credential; cancel-all from it.
     const second = await client.openPerpsSession({ credentials: session.credentials });

@@ -114,7 +114,7 @@ type FundingData struct {
 	Timestamp    int64  `json:"timestamp"`
 }
 
-// FundingOf lists addr's funding charges with start ≤ ts < end, newest
+// FundingOf lists addr's funding charges with start ≤ ts ≤ end, newest
 // first, at most limit; more says whether older ones match too. iid 0 is
 // every instrument.
 func (m *Machine) FundingOf(addr string, iid uint32, start, end int64, limit int) ([]FundingData, bool) {
@@ -125,7 +125,7 @@ func (m *Machine) FundingOf(addr string, iid uint32, start, end int64, limit int
 	}
 	for i := len(a.Funding) - 1; i >= 0; i-- {
 		f := &a.Funding[i]
-		if f.TS >= end || (iid != 0 && f.IID != iid) {
+		if f.TS > end || (iid != 0 && f.IID != iid) {
 			continue
 		}
 		if f.TS < start {
@@ -151,7 +151,7 @@ type RateData struct {
 	Timestamp   int64  `json:"timestamp"`
 }
 
-// FundingRatesOf lists iid's settled rates with start ≤ ts < end, newest
+// FundingRatesOf lists iid's settled rates with start ≤ ts ≤ end, newest
 // first, at most limit.
 func (m *Machine) FundingRatesOf(iid uint32, start, end int64, limit int) ([]RateData, bool) {
 	out := []RateData{}
@@ -161,7 +161,7 @@ func (m *Machine) FundingRatesOf(iid uint32, start, end int64, limit int) ([]Rat
 	}
 	for i := len(in.Funding) - 1; i >= 0; i-- {
 		f := &in.Funding[i]
-		if f.TS >= end {
+		if f.TS > end {
 			continue
 		}
 		if f.TS < start {

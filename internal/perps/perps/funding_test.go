@@ -90,7 +90,7 @@ func TestFundingChargesAtMost100PerRequestWithMore(t *testing.T) {
 	if len(rows) != 100 || !more || rows[0].Timestamp <= rows[99].Timestamp {
 		t.Fatalf("%d rows, more %v", len(rows), more)
 	}
-	older, more := m.FundingOf(a, 0, 0, rows[99].Timestamp, 100)
+	older, more := m.FundingOf(a, 0, 0, rows[99].Timestamp-1, 100)
 	if len(older) != 1 || more || older[0].ID != 1 {
 		t.Fatalf("next page %+v more %v", older, more)
 	}

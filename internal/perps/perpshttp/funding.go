@@ -9,9 +9,10 @@ import (
 
 // Funding history (perps.md §5): GET /v1/account/funding, the account's
 // charges, and GET /v1/info/funding, an instrument's settled rates. Both
-// answer {data, more}, newest first, at most 100 rows, within start ≤ ts <
-// end (ms; end defaults to now). The window is named start_timestamp /
-// end_timestamp (the notes) or start / end (the contract); both are read.
+// answer {data, more}, newest first, at most 100 rows, within start ≤ ts ≤
+// end (ms; end defaults to now; both inclusive, as the official client pages
+// them). The window is named start_timestamp / end_timestamp (the notes and
+// the client) or start / end (the contract); both are read.
 
 func (s *Server) fundingRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("GET /v1/info/funding", func(w http.ResponseWriter, r *http.Request) {
@@ -34,7 +35,7 @@ func (s *Server) fundingRoutes(mux *http.ServeMux) {
 
 // fundingWindow is [start, end) from either spelling of the parameters.
 func (s *Server) fundingWindow(w http.ResponseWriter, r *http.Request) (int64, int64, bool) {
-	now := s.now().UnixMilli() + 1
+	now := s.now().UnixMilli()
 	start, end, ok := queryWindow(w, r, now)
 	if !ok {
 		return 0, 0, false

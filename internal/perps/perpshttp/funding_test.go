@@ -96,7 +96,7 @@ func TestFundingLongsPayShortsWhenMarkAboveIndexChargesAddUpToBalanceChange(t *t
 	if code, body := e.get("/v1/info/funding?instrument_id=1", &rates); code != 200 || len(rates.Data) != 1 || rates.Data[0].FundingRate != "0.0001875" {
 		t.Fatalf("info/funding: %d %s", code, body)
 	}
-	// Filters: instrument, and the window [start, end) under either name.
+	// Filters: instrument, and the window [start, end] under either name.
 	ts := rates.Data[0].Timestamp
 	for _, c := range []struct {
 		q    string
@@ -104,7 +104,7 @@ func TestFundingLongsPayShortsWhenMarkAboveIndexChargesAddUpToBalanceChange(t *t
 	}{
 		{"instrument_id=1", 1}, {"instrument_id=2", 0}, {"instrument_id=4294967295", 0},
 		{fmt.Sprintf("start=%d", ts), 1}, {fmt.Sprintf("start=%d", ts+1), 0},
-		{fmt.Sprintf("end=%d", ts), 0}, {fmt.Sprintf("end_timestamp=%d", ts+1), 1},
+		{fmt.Sprintf("end=%d", ts-1), 0}, {fmt.Sprintf("end=%d", ts), 1}, {fmt.Sprintf("end_timestamp=%d", ts), 1},
 		{fmt.Sprintf("start_timestamp=%d", ts+1), 0},
 	} {
 		var p fundingPage
