@@ -58,6 +58,7 @@ type Machine struct {
 
 	insurance int64  // insurance fund (micro): funding dust, top-ups (funding.go)
 	nextFund  uint64 // next funding charge id
+	sweepDue  bool   // a liquidation sweep may find something (liquidation.go; not state)
 
 	cur     uint32 // instrument of the book command being applied (for ReduceOnlyLimit)
 	bev     []book.Event
@@ -119,6 +120,7 @@ func (m *Machine) Apply(seq uint64, ts int64, cmd []byte, out []Event) []Event {
 	m.lastTS = ts
 	var ev Event
 	m.processDue(ts, &ev)
+	m.sweepDue = true
 	c, err := DecodeCommand(cmd)
 	if err != nil {
 		ev.Err = "invalid_command"
@@ -161,6 +163,11 @@ func (m *Machine) Apply(seq uint64, ts int64, cmd []byte, out []Event) []Event {
 		m.fundingSample()
 	case KFunding:
 		m.settleFunding(ts)
+	case KLiqSweep:
+		m.sweep(ts, &ev)
+		m.sweepDue = false
+	case KInsurance:
+		m.topUpInsurance(c, &ev)
 	default:
 		ev.Err = "invalid_command"
 	}

@@ -40,7 +40,8 @@ func script() [][]byte {
 		case 15:
 			out = append(out, cmd(Command{Kind: KLeverage, Account: b, Leverages: []LeverageReq{{IID: 1, Lev: 5, Cross: true}, {IID: 1, Lev: 4}}}))
 		case 18, 36:
-			out = append(out, cmd(Command{Kind: KFundingSample}), cmd(Command{Kind: KFunding}))
+			out = append(out, cmd(Command{Kind: KFundingSample}), cmd(Command{Kind: KFunding}),
+				cmd(Command{Kind: KInsurance, Amount: "5"}), cmd(Command{Kind: KLiqSweep}))
 		case 20:
 			out = append(out, cmd(Command{Kind: KMode, Mode: ModePostOnly, RetryAfter: 5}))
 		case 23:

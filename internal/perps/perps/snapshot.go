@@ -131,7 +131,7 @@ func (m *Machine) Restore(r io.Reader) error {
 	if s.NextCC > 0 {
 		m.ccs.next = s.NextCC
 	}
-	m.insurance = s.Insurance
+	m.insurance, m.sweepDue = s.Insurance, true
 	if s.NextFund > 0 {
 		m.nextFund = s.NextFund
 	}
