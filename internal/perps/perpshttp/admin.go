@@ -36,6 +36,7 @@ func (s *Server) AdminRoutes() map[string]http.Handler {
 		"GET /admin/perps/mode":         http.HandlerFunc(s.adminGetMode),
 		"POST /admin/perps/mode":        http.HandlerFunc(s.adminSetMode),
 		"GET /admin/perps/flight":       http.HandlerFunc(s.adminGetFlight),
+		"POST /admin/perps/insurance":   http.HandlerFunc(s.adminInsurance),
 	}
 }
 

@@ -26,7 +26,8 @@ func nextBoundary(now time.Time, every time.Duration) int64 {
 	return ms - ms%e + e
 }
 
-// funding submits the samples and settlements as they fall due, until stop.
+// funding submits the samples and settlements as they fall due, and the
+// liquidation sweeps (liquidation.go), until stop.
 func (s *Service) funding(stop <-chan struct{}) {
 	defer close(s.fundOff)
 	t := time.NewTicker(fundingPoll)
@@ -54,5 +55,6 @@ func (s *Service) funding(stop <-chan struct{}) {
 			}
 			nextFunding = nextBoundary(now, s.opt.FundingInterval)
 		}
+		s.sweepIfDue()
 	}
 }
