@@ -48,6 +48,10 @@ type Command struct {
 	On         bool    `json:"on,omitempty"`
 
 	Leverages []LeverageReq `json:"lev,omitempty"` // KLeverage (leverage.go)
+	// KAutoCancel (autocancel.go): the deadline (ms, 0 disarms) and the
+	// daily trigger limit in force.
+	Deadline   int64 `json:"dl,omitempty"`
+	DailyLimit int64 `json:"dlim,omitempty"`
 }
 
 // OrderReq is one createOrders item as sent. P and TIF are nil when absent.
@@ -122,6 +126,8 @@ type Event struct {
 	RetryAfter int64
 	// Leverage is KLeverage's per-item results (leverage.go).
 	Leverage []LeverageResult
+	// Deadline is KAutoCancel's deadline in force (0: disarmed).
+	Deadline int64
 }
 
 // AccountFill is a fill update addressed to one account.

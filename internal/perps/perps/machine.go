@@ -59,6 +59,7 @@ type Machine struct {
 	insurance int64  // insurance fund (micro): funding dust, top-ups (funding.go)
 	nextFund  uint64 // next funding charge id
 	sweepDue  bool   // a liquidation sweep may find something (liquidation.go; not state)
+	cancelSt  string // status of cancels while the engine cancels on an account's behalf (autocancel.go)
 
 	cur     uint32 // instrument of the book command being applied (for ReduceOnlyLimit)
 	bev     []book.Event
@@ -168,6 +169,10 @@ func (m *Machine) Apply(seq uint64, ts int64, cmd []byte, out []Event) []Event {
 		m.sweepDue = false
 	case KInsurance:
 		m.topUpInsurance(c, &ev)
+	case KAutoCancel:
+		m.armAutoCancel(c, ts, &ev)
+	case KAutoCancelFire:
+		m.fireAutoCancels(ts, &ev)
 	default:
 		ev.Err = "invalid_command"
 	}

@@ -257,6 +257,9 @@ func (m *Machine) finish(o *Order, st string, ts int64) {
 	if o.Terminal {
 		return
 	}
+	if st == StCancelled && m.cancelSt != "" { // a cancel on the engine's behalf (autocancel.go)
+		st = m.cancelSt
+	}
 	o.Terminal, o.Status, o.Updated = true, st, ts
 	a := m.accts[o.Account]
 	delete(a.Open, o.OID)

@@ -102,6 +102,8 @@ func (c *Command) Encode() []byte {
 	w.int(tRetryAfter, c.RetryAfter)
 	w.flag(tOn, c.On)
 	c.encodeLeverages(&w)
+	w.int(tDeadline, c.Deadline)
+	w.int(tDailyLimit, c.DailyLimit)
 	return w
 }
 
@@ -177,6 +179,10 @@ func DecodeCommand(b []byte) (*Command, error) {
 			c.On = true
 		case tLeverages:
 			c.decodeLeverages(&r)
+		case tDeadline:
+			c.Deadline = r.v()
+		case tDailyLimit:
+			c.DailyLimit = r.v()
 		default:
 			r.fail()
 		}

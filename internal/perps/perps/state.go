@@ -114,6 +114,11 @@ type Account struct {
 	// Funding holds the account's funding charges, oldest first, bounded
 	// (funding.go).
 	Funding []FundingCharge `json:"funding,omitempty"`
+	// Auto-cancel (autocancel.go): the armed deadline (ms, 0: none) and the
+	// triggers of the UTC day ACDay.
+	AutoCancel int64 `json:"ac,omitempty"`
+	ACDay      int64 `json:"ac_day,omitempty"`
+	ACCount    int64 `json:"ac_n,omitempty"`
 }
 
 // VolumeDay is one UTC day's traded notional (micro).
@@ -147,6 +152,7 @@ const (
 	// StInsufficientMargin: an order accepted (oid, ack ok) that failed its
 	// deferred risk check (Flight.RiskMs > 0) ends with the check's identifier.
 	StInsufficientMargin = "insufficient_margin"
+	StAutoCancelled      = "auto_cancelled" // autocancel.go
 )
 
 // Order is one order; it stays in Orders after it terminates (history).
