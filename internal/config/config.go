@@ -43,6 +43,9 @@ type Serve struct {
 	// PerpsFundingInterval: how often perps funding settles (one hourly rate
 	// each; tests shorten it). Default 1 h.
 	PerpsFundingInterval time.Duration
+	// PerpsAutoCancelDaily: auto-cancel triggers allowed per account per UTC
+	// day. Default 1,000.
+	PerpsAutoCancelDaily int
 }
 
 // MaxPerpsDelay bounds each perps in-flight window (the engine's limit).
@@ -68,6 +71,7 @@ func Defaults() Serve {
 		PerpsKnownKeys:   256,
 
 		PerpsFundingInterval: time.Hour,
+		PerpsAutoCancelDaily: 1000,
 	}
 }
 
@@ -96,6 +100,7 @@ func (c *Serve) Bind(fs *flag.FlagSet, env func(string) string) {
 	dur(&c.PerpsTakerDelay, "perps-taker-delay", d.PerpsTakerDelay, "perps: extra wait of an order that would match on entry (production 20ms)")
 	dur(&c.PerpsModifyDelay, "perps-modify-delay", d.PerpsModifyDelay, "perps: how long a modify is pending (modify_already_pending meanwhile)")
 	dur(&c.PerpsFundingInterval, "perps-funding-interval", d.PerpsFundingInterval, "perps: how often funding settles (each settlement applies one hourly rate)")
+	fs.IntVar(&c.PerpsAutoCancelDaily, "perps-auto-cancel-daily", int(envInt(env, "perps-auto-cancel-daily", int64(d.PerpsAutoCancelDaily))), "perps: auto-cancel triggers allowed per account per UTC day (env PMX_PERPS_AUTO_CANCEL_DAILY)")
 	dur(&c.PerpsCOIDWait, "perps-coid-wait", d.PerpsCOIDWait, "perps: how long a cancel by an unknown client order id waits for a racing create (production ~100ms)")
 	fs.IntVar(&c.PerpsKnownKeys, "perps-known-keys", int(envInt(env, "perps-known-keys", int64(d.PerpsKnownKeys))), "perps: no effect, kept for compatibility (the known-key shortcut was removed: libsecp256k1 recovery is faster; env PMX_PERPS_KNOWN_KEYS)")
 	fs.BoolVar(&c.PerpsHeldCancels, "perps-held-cancels", envBool(env, "perps-held-cancels", d.PerpsHeldCancels), "perps: hold a cancel that races an accept (else order_in_flight) (env PMX_PERPS_HELD_CANCELS)")
@@ -115,6 +120,9 @@ func (c *Serve) Check() error {
 	}
 	if c.PerpsFundingInterval < time.Second || c.PerpsFundingInterval%time.Millisecond != 0 {
 		return fmt.Errorf("--perps-funding-interval %v: must be whole milliseconds, at least 1s", c.PerpsFundingInterval)
+	}
+	if c.PerpsAutoCancelDaily < 1 {
+		return fmt.Errorf("--perps-auto-cancel-daily %d: must be 1 or more", c.PerpsAutoCancelDaily)
 	}
 	if c.PerpsKnownKeys < 0 {
 		return fmt.Errorf("--perps-known-keys %d: must be 0 or more", c.PerpsKnownKeys)

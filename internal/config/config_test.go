@@ -126,3 +126,16 @@ func TestPerpsFundingIntervalFlag(t *testing.T) {
 		}
 	}
 }
+
+// TestPerpsAutoCancelDailyFlag: default 1,000; 0 is refused.
+func TestPerpsAutoCancelDailyFlag(t *testing.T) {
+	if d := Defaults(); d.PerpsAutoCancelDaily != 1000 {
+		t.Fatalf("default %d", d.PerpsAutoCancelDaily)
+	}
+	if c, err := Parse([]string{"--perps-auto-cancel-daily", "3"}); err != nil || c.PerpsAutoCancelDaily != 3 {
+		t.Fatalf("parsed %d %v", c.PerpsAutoCancelDaily, err)
+	}
+	if _, err := Parse([]string{"--perps-auto-cancel-daily", "0"}); err == nil {
+		t.Error("0 accepted")
+	}
+}

@@ -18,6 +18,7 @@ func (s *Server) Handler() http.Handler {
 	s.tradeRoutes(mux)
 	s.leverageRoutes(mux)
 	s.fundingRoutes(mux)
+	s.autoCancelRoutes(mux)
 	mux.HandleFunc("GET /v1/ws", s.wsHandler)
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeCatalogued(w, perpsvc.E(perpsvc.CodeNotFound, ""), false)

@@ -55,6 +55,7 @@ func (s *Service) funding(stop <-chan struct{}) {
 			}
 			nextFunding = nextBoundary(now, s.opt.FundingInterval)
 		}
+		s.fireAutoCancelsIfDue()
 		s.sweepIfDue()
 	}
 }

@@ -55,6 +55,9 @@ type Options struct {
 	// settlement applies one hourly rate); PremiumInterval how often the
 	// premium is sampled (default 5 s). funding.go.
 	FundingInterval, PremiumInterval time.Duration
+	// AutoCancelDaily is the auto-cancel triggers allowed per account per
+	// UTC day (default 1,000; autocancel.go).
+	AutoCancelDaily int
 }
 
 // Service is one perps exchange over one engine.
@@ -106,6 +109,9 @@ func New(opt Options) (*Service, error) {
 	}
 	if opt.PremiumInterval <= 0 {
 		opt.PremiumInterval = DefaultPremiumInterval
+	}
+	if opt.AutoCancelDaily <= 0 {
+		opt.AutoCancelDaily = perps.DefaultAutoCancelDaily
 	}
 	s := &Service{opt: opt, log: opt.Log, now: opt.Clock, creds: creds{proxies: map[string]perps.Proxy{}}}
 	s.ver = perpsauth.New(perpsauth.Config{DomainName: opt.DomainName, KnownKeys: opt.KnownKeys})
