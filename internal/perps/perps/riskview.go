@@ -43,6 +43,11 @@ func (m *Machine) mark(in *Instrument) int64 {
 // it has a position or an order in, plus extra (0: none). Positions, orders
 // and settings are in id order, so the view is deterministic.
 func (m *Machine) riskView(a *Account, extra uint32) (risk.Account, risk.Markets) {
+	return m.riskViewSkip(a, extra, 0)
+}
+
+// riskViewSkip is riskView without the open order skip (0: none).
+func (m *Machine) riskViewSkip(a *Account, extra uint32, skip uint64) (risk.Account, risk.Markets) {
 	ra := risk.Account{ID: a.ID, Collateral: a.Balance, Liquidating: a.Liquidating}
 	mk := risk.Markets{}
 	need := func(iid uint32) {
@@ -68,7 +73,7 @@ func (m *Machine) riskView(a *Account, extra uint32) (risk.Account, risk.Markets
 	}
 	for _, oid := range m.sortedOpen(a) {
 		o := m.orders[oid]
-		if o.Reduce || o.Risk { // reduce-only orders add no exposure; orders awaiting checks reserve nothing
+		if o.Reduce || o.Risk || oid == skip { // reduce-only orders add no exposure; orders awaiting checks reserve nothing
 			continue
 		}
 		need(o.IID)
@@ -94,6 +99,18 @@ func (m *Machine) preTrade(a *Account, in *Instrument, buy bool, ticks, lots int
 	if reduce {
 		return ""
 	}
+	if !m.standIns(a, mk, in, buy, ticks) {
+		return ""
+	}
+	if err := risk.CheckOrder(&ra, mk, risk.Order{IID: in.ID, Buy: buy, Ticks: ticks, Lots: lots}); err != nil {
+		return err.Error()
+	}
+	return ""
+}
+
+// standIns gives every market of mk without a mark a stand-in price (see
+// preTrade); false when in itself has none (nothing can fill).
+func (m *Machine) standIns(a *Account, mk risk.Markets, in *Instrument, buy bool, ticks int64) bool {
 	mt := mk[in.ID]
 	if mt.Mark <= 0 {
 		mt.Mark = ticks
@@ -105,7 +122,7 @@ func (m *Machine) preTrade(a *Account, in *Instrument, buy bool, ticks, lots int
 			}
 		}
 		if mt.Mark <= 0 {
-			return ""
+			return false
 		}
 	}
 	for iid, other := range mk { // other markets without a mark: their orders' own prices stand in
@@ -113,8 +130,31 @@ func (m *Machine) preTrade(a *Account, in *Instrument, buy bool, ticks, lots int
 			other.Mark = m.standIn(a, iid)
 		}
 	}
-	if err := risk.CheckOrder(&ra, mk, risk.Order{IID: in.ID, Buy: buy, Ticks: ticks, Lots: lots}); err != nil {
-		return err.Error()
+	return true
+}
+
+// modifyMargin checks a modify of o to (ticks, lots): refused
+// (insufficient_margin) when it leaves the account's available margin
+// negative and lower than the order as it stands does. A modify that shrinks
+// the order or moves it away from the mark is therefore always allowed, in a
+// margin call too.
+func (m *Machine) modifyMargin(o *Order, ticks, lots int64) string {
+	if o.Reduce {
+		return ""
+	}
+	a := m.accts[o.Account]
+	in := m.inst[o.IID]
+	ra, mk := m.riskViewSkip(a, in.ID, o.OID)
+	if !m.standIns(a, mk, in, o.Buy, ticks) {
+		return ""
+	}
+	was, err := risk.Available(&ra, mk, &risk.Order{IID: in.ID, Buy: o.Buy, Ticks: o.Ticks, Lots: o.Lots - o.Filled})
+	if err != nil {
+		return risk.ErrInsufficientMargin.Error()
+	}
+	now, err := risk.Available(&ra, mk, &risk.Order{IID: in.ID, Buy: o.Buy, Ticks: ticks, Lots: lots - o.Filled})
+	if err != nil || (now < 0 && now < was) {
+		return risk.ErrInsufficientMargin.Error()
 	}
 	return ""
 }

@@ -48,3 +48,28 @@ func TestOrdersAreMarginedAtTheMarkNotTheirOwnPrice(t *testing.T) {
 		t.Fatalf("bid the account can margin: %+v", got)
 	}
 }
+
+// TestModifyThatTheAccountCannotMarginIsRefusedInsufficientMargin: growing
+// an order past the account's margin is refused like a new order; shrinking
+// it is always allowed.
+func TestModifyThatTheAccountCannotMarginIsRefusedInsufficientMargin(t *testing.T) {
+	e := newEnv(t, Options{})
+	e.instrument()
+	e.adminPost("/admin/perps/index", `{"instrument_id":1,"price":"60000"}`)
+	a := e.trader(1, "4000")
+	a.setLeverage(1, 10, true)
+	oid := a.placeOK(ord{iid: 1, buy: true, p: "59000", qty: "0.5"}) // IM 3,000 at the mark
+	for _, c := range []struct {
+		p, qty, want string
+	}{
+		{"59000", "0.7", "insufficient_margin"}, // 4,200 > 4,000
+		{"59000", "0.6", "ok"},                  // 3,600
+		{"59000", "0.3", "ok"},                  // shrink
+		{"59500", "0.66", "ok"},                 // 3,960
+	} {
+		it := a.modify(mod{oid: oid, p: c.p, qty: c.qty})
+		if len(it) != 1 || (c.want == "ok") != (it[0].Status == "ok") || (c.want != "ok" && it[0].Error != c.want) {
+			t.Errorf("modify to %s @ %s: %+v, want %s", c.qty, c.p, it, c.want)
+		}
+	}
+}
