@@ -1,10 +1,6 @@
 package perps
 
-import (
-	"iter"
-
-	"pmx/internal/perps/risk"
-)
+import "pmx/internal/perps/risk"
 
 // Liquidation (docs/perps-risk.md "Liquidation"), first part: the service
 // submits a sweep after commands that can move marks or positions (SweepDue);
@@ -34,15 +30,21 @@ func (m *Machine) FlaggedAccounts() []string {
 }
 
 func (m *Machine) sweep(ts int64, ev *Event) {
+	mk := make(risk.Markets, len(m.instIDs))
+	for _, id := range m.instIDs { // every mark once per sweep
+		mk[id] = m.riskMarket(m.inst[id])
+	}
+	var ra risk.Account // one view, refilled per account
+	seq := func(yield func(*risk.Account) bool) { yield(&ra) }
 	var hits []risk.Hit
 	for aid := uint64(1); aid < m.nextAcct; aid++ { // account id order: deterministic
 		a := m.byID[aid]
 		if a == nil || (!a.Liquidating && !hasPosition(a)) {
 			continue
 		}
-		ra, mk := m.riskView(a, 0)
+		m.viewInto(&ra, mk, a, 0, 0)
 		var err error
-		if hits, err = risk.Sweep(one(&ra), mk, hits[:0]); err != nil {
+		if hits, err = risk.Sweep(seq, mk, hits[:0]); err != nil {
 			continue // a scope that cannot be valued waits for the next sweep
 		}
 		for _, h := range hits {
@@ -60,10 +62,6 @@ func (m *Machine) sweep(ts int64, ev *Event) {
 			}
 		}
 	}
-}
-
-func one(a *risk.Account) iter.Seq[*risk.Account] {
-	return func(yield func(*risk.Account) bool) { yield(a) }
 }
 
 func hasPosition(a *Account) bool {

@@ -1,7 +1,7 @@
 package perps
 
 import (
-	"sort"
+	"slices"
 
 	"pmx/internal/perps/risk"
 )
@@ -48,28 +48,51 @@ func (m *Machine) riskView(a *Account, extra uint32) (risk.Account, risk.Markets
 
 // riskViewSkip is riskView without the open order skip (0: none).
 func (m *Machine) riskViewSkip(a *Account, extra uint32, skip uint64) (risk.Account, risk.Markets) {
-	ra := risk.Account{ID: a.ID, Collateral: a.Balance, Liquidating: a.Liquidating}
+	var ra risk.Account
 	mk := risk.Markets{}
+	m.viewInto(&ra, mk, a, extra, skip)
+	return ra, mk
+}
+
+// viewInto fills ra (reusing its slices) with a's view and adds to mk the
+// markets it needs that mk does not hold yet (the sweep passes every market
+// at once).
+func (m *Machine) viewInto(ra *risk.Account, mk risk.Markets, a *Account, extra uint32, skip uint64) {
+	*ra = risk.Account{ID: a.ID, Collateral: a.Balance, Liquidating: a.Liquidating,
+		Positions: ra.Positions[:0], Orders: ra.Orders[:0], Settings: ra.Settings[:0]}
 	need := func(iid uint32) {
-		if in := m.inst[iid]; in != nil && mk[iid] == nil {
-			mk[iid] = m.riskMarket(in)
-			ra.Settings = append(ra.Settings, risk.Setting{IID: iid, Lev: m.leverage(a, in), Cross: true})
+		for _, s := range ra.Settings {
+			if s.IID == iid {
+				return
+			}
 		}
+		in := m.inst[iid]
+		if in == nil {
+			return
+		}
+		if mk[iid] == nil {
+			mk[iid] = m.riskMarket(in)
+		}
+		ra.Settings = append(ra.Settings, risk.Setting{IID: iid, Lev: m.leverage(a, in), Cross: true})
 	}
 	if extra != 0 {
 		need(extra)
 	}
-	iids := make([]uint32, 0, len(a.Positions))
+	var buf [8]uint32
+	iids := buf[:0]
 	for iid, p := range a.Positions {
 		if p.Size != 0 {
 			iids = append(iids, iid)
 		}
 	}
-	sort.Slice(iids, func(i, j int) bool { return iids[i] < iids[j] })
+	slices.Sort(iids)
 	for _, iid := range iids {
 		p := a.Positions[iid]
 		need(iid)
 		ra.Positions = append(ra.Positions, risk.Position{IID: iid, Size: p.Size, Cost: p.Cost})
+	}
+	if len(a.Open) == 0 {
+		return
 	}
 	for _, oid := range m.sortedOpen(a) {
 		o := m.orders[oid]
@@ -79,7 +102,6 @@ func (m *Machine) riskViewSkip(a *Account, extra uint32, skip uint64) (risk.Acco
 		need(o.IID)
 		ra.Orders = append(ra.Orders, risk.Order{IID: o.IID, Buy: o.Buy, Ticks: o.Ticks, Lots: o.Lots - o.Filled})
 	}
-	return ra, mk
 }
 
 // preTrade is the pre-trade check (docs/perps-risk.md "Pre-trade margin"):
