@@ -128,6 +128,14 @@ type Event struct {
 	Leverage []LeverageResult
 	// Deadline is KAutoCancel's deadline in force (0: disarmed).
 	Deadline int64
+	// Funding is KFunding's charges, for the private funding channel.
+	Funding []AccountFunding
+}
+
+// AccountFunding is a funding charge addressed to one account.
+type AccountFunding struct {
+	Account string
+	Charge  FundingData
 }
 
 // AccountFill is a fill update addressed to one account.

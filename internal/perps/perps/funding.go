@@ -60,7 +60,7 @@ func (m *Machine) fundingSample() {
 }
 
 // settleFunding charges every open position of every instrument with a mark.
-func (m *Machine) settleFunding(ts int64) {
+func (m *Machine) settleFunding(ts int64, ev *Event) {
 	for _, id := range m.instIDs {
 		in := m.inst[id]
 		mark := m.mark(in)
@@ -92,6 +92,7 @@ func (m *Machine) settleFunding(ts int64) {
 			a.Balance, m.insurance = bal, ins
 			m.auditCredit(a, -ch)
 			a.Funding = append(a.Funding, FundingCharge{ID: m.nextFund, IID: id, Size: p.Size, Rate: rate, Amount: -ch, TS: ts})
+			ev.Funding = append(ev.Funding, AccountFunding{Account: a.Addr, Charge: m.fundingData(&a.Funding[len(a.Funding)-1])})
 			m.nextFund++
 			if n := len(a.Funding); n > maxHistory {
 				a.Funding = append(a.Funding[:0], a.Funding[n-maxHistory:]...)
@@ -134,15 +135,18 @@ func (m *Machine) FundingOf(addr string, iid uint32, start, end int64, limit int
 		if len(out) == limit {
 			return out, true
 		}
-		in := m.inst[f.IID]
-		size := in.grid().FormatQty(fixedQty(abs(f.Size)))
-		if f.Size < 0 {
-			size = "-" + size
-		}
-		out = append(out, FundingData{ID: f.ID, InstrumentID: f.IID, Size: size, FundingRate: formatPPB(f.Rate),
-			FundingAsset: Asset, Funding: FormatMicro(f.Amount), Timestamp: f.TS})
+		out = append(out, m.fundingData(f))
 	}
 	return out, false
+}
+
+func (m *Machine) fundingData(f *FundingCharge) FundingData {
+	size := m.inst[f.IID].grid().FormatQty(fixedQty(abs(f.Size)))
+	if f.Size < 0 {
+		size = "-" + size
+	}
+	return FundingData{ID: f.ID, InstrumentID: f.IID, Size: size, FundingRate: formatPPB(f.Rate),
+		FundingAsset: Asset, Funding: FormatMicro(f.Amount), Timestamp: f.TS}
 }
 
 // RateData is one row of GET /v1/info/funding.

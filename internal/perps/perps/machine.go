@@ -163,7 +163,7 @@ func (m *Machine) Apply(seq uint64, ts int64, cmd []byte, out []Event) []Event {
 	case KFundingSample:
 		m.fundingSample()
 	case KFunding:
-		m.settleFunding(ts)
+		m.settleFunding(ts, &ev)
 	case KLiqSweep:
 		m.sweep(ts, &ev)
 		m.sweepDue = false

@@ -1,6 +1,7 @@
 package perpshttp
 
 import (
+	"encoding/json"
 	"fmt"
 	"testing"
 	"time"
@@ -132,5 +133,27 @@ func TestAccountFundingUnauthorized(t *testing.T) {
 	e := newEnv(t, Options{})
 	if code, body := e.get("/v1/account/funding", nil); code != 401 {
 		t.Errorf("%d %s", code, body)
+	}
+}
+
+// TestFundingChannelPushesEachCharge: the private WS channel funding pushes
+// the account's charge row at each settlement.
+func TestFundingChannelPushesEachCharge(t *testing.T) {
+	e := newEnv(t, Options{FundingInterval: time.Hour})
+	e.instrument()
+	e.adminPost("/admin/perps/index", `{"instrument_id":1,"price":"60000"}`)
+	long, short := e.trader(1, "100000"), e.trader(2, "100000")
+	short.placeOK(ord{iid: 1, p: "60000", qty: "0.5"})
+	long.placeOK(ord{iid: 1, buy: true, p: "60000", qty: "0.5"})
+	w := e.dial(t)
+	w.auth(long)
+	if d := w.call("sub", `"chs":["funding"]`); string(d) != `[{"status":"ok"}]` {
+		t.Fatalf("sub: %s", d)
+	}
+	e.advance(time.Hour)
+	_, data := w.pushOn("funding")
+	var r fundingRow
+	if err := json.Unmarshal(data, &r); err != nil || r.InstrumentID != 1 || r.Size != "0.5" || r.Funding != "-0.375" || r.FundingRate != "0.0000125" {
+		t.Fatalf("push %s (%v)", data, err) // 0.5 · 60,000 · 0.01 % / 8, interest leg alone
 	}
 }
