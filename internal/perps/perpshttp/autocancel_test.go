@@ -49,6 +49,11 @@ func TestAutoCancelArmingAndTrigger(t *testing.T) {
 			t.Errorf("%s: %d %s, want %d %s", c.name, code, body, c.code, c.body)
 		}
 	}
+	keyed := fmt.Sprintf(`{"type":"autoCancel","args":{"time":%d}}`, now+6000)
+	if code, body := a.signed("PATCH", "/v1/trade/auto-cancel", a.proxy, keyed, []any{"autoCancel", []any{int(now + 6000)}},
+		fmt.Sprintf(`,"exp":%d`, now+1000)); code != 400 || body != `{"status":"err","error":"invalid request: exp: not allowed on autoCancel"}`+"\n" {
+		t.Errorf("exp on autoCancel: %d %s", code, body)
+	}
 	oid := a.placeOK(ord{iid: 1, buy: true, p: "100", qty: "1"})
 	e.advance(5 * time.Second)
 	a.waitStatus(oid, "auto_cancelled")

@@ -63,6 +63,12 @@ func TestUpdateLeverageErrors(t *testing.T) {
 	if code, body := a.setLeverage(1, 20, true); code != 422 || !strings.Contains(body, `"error":"open_orders_exist"`) {
 		t.Errorf("open_orders_exist: %d %s", code, body)
 	}
+	// exp is not allowed on leverage updates (perps.md §3).
+	keyed := `{"type":"updateLeverage","args":{"iid":1,"lev":5,"cross":false}}`
+	if code, body := a.signed("PATCH", "/v1/trade/leverage", a.proxy, keyed, []any{"updateLeverage", []any{1, 5, false}},
+		fmt.Sprintf(`,"exp":%d`, e.now()+1000)); code != 400 || body != `{"status":"err","error":"invalid request: exp: not allowed on updateLeverage"}`+"\n" {
+		t.Errorf("exp on updateLeverage: %d %s", code, body)
+	}
 	// A leverage change without a mode switch is allowed with orders.
 	if code, body := a.setLeverage(1, 10, false); code != 200 {
 		t.Errorf("leverage change with orders: %d %s", code, body)

@@ -20,6 +20,9 @@ const autoCancelWeight = 10
 // machine answers auto_cancel_deadline_too_soon and
 // auto_cancel_daily_limit_reached (422).
 func (s *Service) AutoCancel(req *perpsauth.Request, hint *perpsauth.Hint) AutoCancelResult {
+	if req.Exp != nil { // perps.md §3: exp is for order work only
+		return AutoCancelResult{Err: E(CodeInvalidRequest, "exp: not allowed on autoCancel")}
+	}
 	v, err := s.ver.VerifyOpHint(req, perps.KAutoCancel, s.now(), s.resolve, hint)
 	if err != nil {
 		return AutoCancelResult{Err: AsError(err)}

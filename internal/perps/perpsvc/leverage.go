@@ -17,6 +17,9 @@ type LeverageResult struct {
 // 400s), charges one action per instrument and submits one journaled
 // KLeverage command.
 func (s *Service) UpdateLeverage(opType string, req *perpsauth.Request, hint *perpsauth.Hint) LeverageResult {
+	if req.Exp != nil { // perps.md §3: exp is for order work only
+		return LeverageResult{Err: E(CodeInvalidRequest, "exp: not allowed on "+opType)}
+	}
 	v, err := s.ver.VerifyOpHint(req, opType, s.now(), s.resolve, hint)
 	if err != nil {
 		return LeverageResult{Err: AsError(err)}
