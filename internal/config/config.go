@@ -46,6 +46,9 @@ type Serve struct {
 	// PerpsAutoCancelDaily: auto-cancel triggers allowed per account per UTC
 	// day. Default 1,000.
 	PerpsAutoCancelDaily int
+	// Store and Role: where the data and catalog live and what this process
+	// serves (store.go).
+	Store, Role string
 }
 
 // MaxPerpsDelay bounds each perps in-flight window (the engine's limit).
@@ -104,6 +107,7 @@ func (c *Serve) Bind(fs *flag.FlagSet, env func(string) string) {
 	dur(&c.PerpsCOIDWait, "perps-coid-wait", d.PerpsCOIDWait, "perps: how long a cancel by an unknown client order id waits for a racing create (production ~100ms)")
 	fs.IntVar(&c.PerpsKnownKeys, "perps-known-keys", int(envInt(env, "perps-known-keys", int64(d.PerpsKnownKeys))), "perps: no effect, kept for compatibility (the known-key shortcut was removed: libsecp256k1 recovery is faster; env PMX_PERPS_KNOWN_KEYS)")
 	fs.BoolVar(&c.PerpsHeldCancels, "perps-held-cancels", envBool(env, "perps-held-cancels", d.PerpsHeldCancels), "perps: hold a cancel that races an accept (else order_in_flight) (env PMX_PERPS_HELD_CANCELS)")
+	c.bindStore(fs, env)
 }
 
 // Check validates values the flag types cannot.
@@ -127,7 +131,7 @@ func (c *Serve) Check() error {
 	if c.PerpsKnownKeys < 0 {
 		return fmt.Errorf("--perps-known-keys %d: must be 0 or more", c.PerpsKnownKeys)
 	}
-	return nil
+	return c.checkStore()
 }
 
 // EnvName maps a flag name to its environment variable: data-dir -> PMX_DATA_DIR.

@@ -31,6 +31,7 @@ import (
 	"pmx/internal/clob/clobsql"
 
 	"pmx/internal/data/sqlite"
+	"pmx/internal/pgsql/pgtest"
 )
 
 func kec(parts ...[]byte) []byte {
@@ -147,6 +148,9 @@ func openDB(t testing.TB) *sql.DB {
 	t.Helper()
 	// The pool pmx serve opens (cmd/pmx openStores), so tests run the
 	// production connection settings.
+	if pgtest.Store() == "postgres" { // the same suite on PostgreSQL (scripts/test.sh)
+		return pgtest.SQL(t, 4)
+	}
 	db, err := sqlite.OpenPool(filepath.Join(t.TempDir(), "pmx.db"), 4)
 	if err != nil {
 		t.Fatal(err)

@@ -14,12 +14,16 @@ import (
 	"pmx/internal/crypto/secp"
 
 	"pmx/internal/data/sqlite"
+	"pmx/internal/pgsql/pgtest"
 )
 
 func openDB(t *testing.T) *sql.DB {
 	t.Helper()
 	// The pool pmx serve opens (cmd/pmx openStores), so tests run the
 	// production connection settings.
+	if pgtest.Store() == "postgres" { // the same suite on PostgreSQL (scripts/test.sh)
+		return pgtest.SQL(t, 4)
+	}
 	db, err := sqlite.OpenPool(filepath.Join(t.TempDir(), "pmx.db"), 4)
 	if err != nil {
 		t.Fatal(err)
