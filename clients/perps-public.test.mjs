@@ -39,4 +39,6 @@ test('trades and candles', async () => {
   assert.ok(trades.length >= 1, 'one trade listed');
   const candles = await first(client.listPerpsCandles({ instrumentId: 1, interval: '1m', start: 0 }));
   assert.ok(candles.length >= 1, 'one candle listed');
+  const rates = await first(client.listPerpsFundingHistory({ instrumentId: 1 }));
+  assert.ok(Array.isArray(rates), 'funding history listed');
 });

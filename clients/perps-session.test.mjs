@@ -78,6 +78,14 @@ test('perps session: proxy, credentials, orders over the socket, reads, revoke',
     await session.cancelOrder({ orderId: open[0].id });
     assert.equal((await session.fetchOpenOrders()).length, 0);
 
+    // Leverage and margin mode over the socket; the config shows it.
+    const lev = await session.updateLeverage({ instrumentId: 1, leverage: 5, crossMargin: true });
+    assert.ok(lev, 'updateLeverage answered');
+    const cfg = await session.fetchAccountConfig();
+    const row = (Array.isArray(cfg) ? cfg : cfg.items ?? Object.values(cfg)).flat().find((r) => (r.instrumentId ?? r.instrument_id) === 1);
+    assert.equal(row?.leverage, 5, JSON.stringify(cfg));
+    for await (const page of session.listFundingPayments({ instrumentId: 1 })) { assert.ok(Array.isArray(page.items ?? page)); break; }
+
     // A second session on the same credential; cancel-all from it.
     const second = await client.openPerpsSession({ credentials: session.credentials });
     try {

@@ -31,6 +31,7 @@ Operator commands over the admin listener (token read from DIR/admin.token).
                                             set it (exchange-wide; journaled)
   flight                                    show the perps in-flight windows in force
   clob ...                                  CLOB operator stand-ins (pmx admin clob for the list)
+  insurance --amount D                      top up the perps insurance fund
 
 Each prints the server's JSON answer; a refused command exits non-zero.
 'pmx admin COMMAND -h' describes one command.
@@ -99,6 +100,8 @@ func adminCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return c.clob(ctx, rest[1:], stdout, stderr)
 	case rest[0] == "flight":
 		return c.do(ctx, "GET", "/admin/perps/flight", nil, stdout)
+	case rest[0] == "insurance":
+		return c.insurance(ctx, rest[1:], stdout, stderr)
 	}
 	fs.Usage()
 	return fmt.Errorf("admin: unknown command %q", strings.Join(rest, " "))
@@ -162,6 +165,18 @@ func (c *adminClient) index(ctx context.Context, args []string, stdout, stderr i
 		return errors.New("admin index: --instrument and --price are required")
 	}
 	return c.do(ctx, "POST", "/admin/perps/index", map[string]any{"instrument_id": *iid, "price": *price}, stdout)
+}
+
+func (c *adminClient) insurance(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs := adminFlagSet("insurance")
+	amt := fs.String("amount", "", "pUSD amount, decimal (required)")
+	if err := parseFlags(fs, args, c.stdout, stderr); err != nil {
+		return err
+	}
+	if *amt == "" {
+		return errors.New("admin insurance: --amount is required")
+	}
+	return c.do(ctx, "POST", "/admin/perps/insurance", map[string]string{"amount": *amt}, stdout)
 }
 
 // mode shows or sets the perps trading mode.

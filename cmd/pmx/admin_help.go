@@ -25,6 +25,11 @@ market makers follow it).
 
 Shows, or sets, the exchange-wide perps trading mode (journaled).
 `,
+	"insurance": `Usage: pmx admin insurance --amount D
+
+Tops up the perps insurance fund by D pUSD (journaled); the answer carries the
+fund's balance.
+`,
 	"flight": `Usage: pmx admin flight
 
 Shows the perps in-flight windows in force (pmx serve --perps-*-delay).
@@ -35,7 +40,7 @@ Shows the perps in-flight windows in force (pmx serve --perps-*-delay).
 // its own (and so answers -h itself, listing them).
 func adminHasFlags(rest []string) bool {
 	switch rest[0] {
-	case "deposit", "index", "mode":
+	case "deposit", "index", "mode", "insurance":
 		return true
 	case "instruments":
 		return len(rest) > 1 && rest[1] == "create"

@@ -39,6 +39,9 @@ func TestAdminCommandsDrivePerpsThroughTheAdminListener(t *testing.T) {
 		{[]string{"mode"}, false, `"mode": "cancel_only"`},
 		{[]string{"mode", "--set", "halted"}, true, "invalid mode"},
 		{[]string{"flight"}, false, "{}"},
+		{[]string{"insurance", "--amount", "2500"}, false, `"insurance": "2500"`},
+		{[]string{"insurance", "--amount", "0"}, true, "invalid amount"},
+		{[]string{"insurance"}, true, "required"},
 		{[]string{"frobnicate"}, true, "unknown command"},
 	}
 	for _, s := range steps {

@@ -141,7 +141,8 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return perpshttp.New(perpshttp.Options{Dir: dd.File("perps"), Log: log,
 				RiskDelay: cfg.PerpsRiskDelay, AcceptDelay: cfg.PerpsAcceptDelay, TakerDelay: cfg.PerpsTakerDelay,
 				ModifyDelay: cfg.PerpsModifyDelay, COIDWait: cfg.PerpsCOIDWait, NoHeldCancels: !cfg.PerpsHeldCancels,
-				KnownKeys: cmp.Or(cfg.PerpsKnownKeys, -1)})
+				KnownKeys: cmp.Or(cfg.PerpsKnownKeys, -1), FundingInterval: cfg.PerpsFundingInterval,
+				AutoCancelDaily: cfg.PerpsAutoCancelDaily})
 		})
 		if err != nil {
 			return err

@@ -44,6 +44,12 @@ type Serve struct {
 	// libsecp256k1 recovery and was removed (docs/perps.md, "known keys").
 	// The flag stays so existing command lines and environments still work.
 	PerpsKnownKeys int
+	// PerpsFundingInterval: how often perps funding settles (one hourly rate
+	// each; tests shorten it). Default 1 h.
+	PerpsFundingInterval time.Duration
+	// PerpsAutoCancelDaily: auto-cancel triggers allowed per account per UTC
+	// day. Default 1,000.
+	PerpsAutoCancelDaily int
 	// Store and Role: where the data and catalog live and what this process
 	// serves (store.go).
 	Store, Role string
@@ -72,6 +78,9 @@ func Defaults() Serve {
 		LogFormat:        "text",
 		PerpsHeldCancels: true,
 		PerpsKnownKeys:   256,
+
+		PerpsFundingInterval: time.Hour,
+		PerpsAutoCancelDaily: 1000,
 	}
 }
 
@@ -99,6 +108,8 @@ func (c *Serve) Bind(fs *flag.FlagSet, env func(string) string) {
 	dur(&c.PerpsAcceptDelay, "perps-accept-delay", d.PerpsAcceptDelay, "perps: how long an order's accept is in flight before it enters the book")
 	dur(&c.PerpsTakerDelay, "perps-taker-delay", d.PerpsTakerDelay, "perps: extra wait of an order that would match on entry (production 20ms)")
 	dur(&c.PerpsModifyDelay, "perps-modify-delay", d.PerpsModifyDelay, "perps: how long a modify is pending (modify_already_pending meanwhile)")
+	dur(&c.PerpsFundingInterval, "perps-funding-interval", d.PerpsFundingInterval, "perps: how often funding settles (each settlement applies one hourly rate)")
+	fs.IntVar(&c.PerpsAutoCancelDaily, "perps-auto-cancel-daily", int(envInt(env, "perps-auto-cancel-daily", int64(d.PerpsAutoCancelDaily))), "perps: auto-cancel triggers allowed per account per UTC day (env PMX_PERPS_AUTO_CANCEL_DAILY)")
 	dur(&c.PerpsCOIDWait, "perps-coid-wait", d.PerpsCOIDWait, "perps: how long a cancel by an unknown client order id waits for a racing create (production ~100ms)")
 	fs.IntVar(&c.PerpsKnownKeys, "perps-known-keys", int(envInt(env, "perps-known-keys", int64(d.PerpsKnownKeys))), "perps: no effect, kept for compatibility (the known-key shortcut was removed: libsecp256k1 recovery is faster; env PMX_PERPS_KNOWN_KEYS)")
 	str(&c.ClobRateLimits, "clob-rate-limits", d.ClobRateLimits, "CLOB per-signer token buckets: enforce, warn (process and flag) or off")
@@ -123,6 +134,12 @@ func (c *Serve) Check() error {
 	case "enforce", "warn", "off":
 	default:
 		return fmt.Errorf("--clob-rate-limits %q: must be enforce, warn or off", c.ClobRateLimits)
+	}
+	if c.PerpsFundingInterval < time.Second || c.PerpsFundingInterval%time.Millisecond != 0 {
+		return fmt.Errorf("--perps-funding-interval %v: must be whole milliseconds, at least 1s", c.PerpsFundingInterval)
+	}
+	if c.PerpsAutoCancelDaily < 1 {
+		return fmt.Errorf("--perps-auto-cancel-daily %d: must be 1 or more", c.PerpsAutoCancelDaily)
 	}
 	if c.PerpsKnownKeys < 0 {
 		return fmt.Errorf("--perps-known-keys %d: must be 0 or more", c.PerpsKnownKeys)

@@ -109,3 +109,33 @@ func TestTypedEnvValues(t *testing.T) {
 		t.Error("an unparsable PMX_IP_LIMITS changed the default")
 	}
 }
+
+// TestPerpsFundingIntervalFlag: --perps-funding-interval defaults to 1h, is
+// read from its flag and environment variable, and refuses under 1s.
+func TestPerpsFundingIntervalFlag(t *testing.T) {
+	if d := Defaults(); d.PerpsFundingInterval != time.Hour {
+		t.Fatalf("default %v", d.PerpsFundingInterval)
+	}
+	c, err := Parse([]string{"--perps-funding-interval", "2s"})
+	if err != nil || c.PerpsFundingInterval != 2*time.Second {
+		t.Fatalf("parsed %v %v", c.PerpsFundingInterval, err)
+	}
+	for _, bad := range []string{"0s", "999ms", "-1h", "1500us"} {
+		if _, err := Parse([]string{"--perps-funding-interval", bad}); err == nil {
+			t.Errorf("%s accepted", bad)
+		}
+	}
+}
+
+// TestPerpsAutoCancelDailyFlag: default 1,000; 0 is refused.
+func TestPerpsAutoCancelDailyFlag(t *testing.T) {
+	if d := Defaults(); d.PerpsAutoCancelDaily != 1000 {
+		t.Fatalf("default %d", d.PerpsAutoCancelDaily)
+	}
+	if c, err := Parse([]string{"--perps-auto-cancel-daily", "3"}); err != nil || c.PerpsAutoCancelDaily != 3 {
+		t.Fatalf("parsed %d %v", c.PerpsAutoCancelDaily, err)
+	}
+	if _, err := Parse([]string{"--perps-auto-cancel-daily", "0"}); err == nil {
+		t.Error("0 accepted")
+	}
+}

@@ -46,6 +46,12 @@ type Command struct {
 	Mode       string  `json:"mode,omitempty"`
 	RetryAfter int64   `json:"retry,omitempty"` // seconds
 	On         bool    `json:"on,omitempty"`
+
+	Leverages []LeverageReq `json:"lev,omitempty"` // KLeverage (leverage.go)
+	// KAutoCancel (autocancel.go): the deadline (ms, 0 disarms) and the
+	// daily trigger limit in force.
+	Deadline   int64 `json:"dl,omitempty"`
+	DailyLimit int64 `json:"dlim,omitempty"`
 }
 
 // OrderReq is one createOrders item as sent. P and TIF are nil when absent.
@@ -118,6 +124,18 @@ type Event struct {
 	Replay []byte
 	// RetryAfter (seconds) accompanies Err cancel_only_mode / post_only_mode.
 	RetryAfter int64
+	// Leverage is KLeverage's per-item results (leverage.go).
+	Leverage []LeverageResult
+	// Deadline is KAutoCancel's deadline in force (0: disarmed).
+	Deadline int64
+	// Funding is KFunding's charges, for the private funding channel.
+	Funding []AccountFunding
+}
+
+// AccountFunding is a funding charge addressed to one account.
+type AccountFunding struct {
+	Account string
+	Charge  FundingData
 }
 
 // AccountFill is a fill update addressed to one account.

@@ -56,6 +56,11 @@ type Machine struct {
 	nextDep  uint64
 	lastTS   int64
 
+	insurance int64  // insurance fund (micro): funding dust, top-ups (funding.go)
+	nextFund  uint64 // next funding charge id
+	sweepDue  bool   // a liquidation sweep may find something (liquidation.go; not state)
+	cancelSt  string // status of cancels while the engine cancels on an account's behalf (autocancel.go)
+
 	cur     uint32 // instrument of the book command being applied (for ReduceOnlyLimit)
 	bev     []book.Event
 	touched []*Order
@@ -99,6 +104,7 @@ func (m *Machine) reset() {
 	m.proxies = map[string]*Proxy{}
 	m.orders = map[uint64]*Order{}
 	m.nextOID, m.nextTID, m.nextAcct, m.nextDep, m.lastTS = 1, 1, 1, 1, 0
+	m.insurance, m.nextFund = 0, 1
 	m.pend = nil
 	m.fl = m.initialFlight()
 	m.mode, m.modeRetry = "", 0
@@ -115,6 +121,7 @@ func (m *Machine) Apply(seq uint64, ts int64, cmd []byte, out []Event) []Event {
 	m.lastTS = ts
 	var ev Event
 	m.processDue(ts, &ev)
+	m.sweepDue = true
 	c, err := DecodeCommand(cmd)
 	if err != nil {
 		ev.Err = "invalid_command"
@@ -151,6 +158,21 @@ func (m *Machine) Apply(seq uint64, ts int64, cmd []byte, out []Event) []Event {
 		m.setMode(c, &ev)
 	case KLiquidating:
 		m.setLiquidating(c, &ev)
+	case KLeverage:
+		m.updateLeverages(c, ts, &ev)
+	case KFundingSample:
+		m.fundingSample()
+	case KFunding:
+		m.settleFunding(ts, &ev)
+	case KLiqSweep:
+		m.sweep(ts, &ev)
+		m.sweepDue = false
+	case KInsurance:
+		m.topUpInsurance(c, &ev)
+	case KAutoCancel:
+		m.armAutoCancel(c, ts, &ev)
+	case KAutoCancelFire:
+		m.fireAutoCancels(ts, &ev)
 	default:
 		ev.Err = "invalid_command"
 	}

@@ -37,6 +37,11 @@ func script() [][]byte {
 		switch i { // exchange-wide state changes (modes.go)
 		case 10:
 			out = append(out, cmd(Command{Kind: KLiquidating, Account: a, On: true}))
+		case 15:
+			out = append(out, cmd(Command{Kind: KLeverage, Account: b, Leverages: []LeverageReq{{IID: 1, Lev: 5, Cross: true}, {IID: 1, Lev: 4}}}))
+		case 18, 36:
+			out = append(out, cmd(Command{Kind: KFundingSample}), cmd(Command{Kind: KFunding}),
+				cmd(Command{Kind: KInsurance, Amount: "5"}), cmd(Command{Kind: KLiqSweep}))
 		case 20:
 			out = append(out, cmd(Command{Kind: KMode, Mode: ModePostOnly, RetryAfter: 5}))
 		case 23:

@@ -52,8 +52,9 @@ func TestAwaitingRiskChecks(t *testing.T) {
 				f.t.Fatalf("cancel: %+v", r)
 			}
 			f.tick(1010)
-			if !f.inBook(oid) {
-				f.t.Errorf("after the risk step the order rests: %+v", f.m.orders[oid])
+			// The flag blocks new orders (perps.md §10): the risk step refuses it.
+			if f.inBook(oid) || f.status(oid) != "account_liquidating" {
+				f.t.Errorf("after the risk step of a flagged account: %+v", f.m.orders[oid])
 			}
 		}},
 		{"modify while awaiting risk checks: order_in_flight", Config{RiskDelayMs: 10}, func(f *flight) {

@@ -97,6 +97,9 @@ func (m *Machine) applyModify(o *Order, r *ModifyReq, ticks, lots int64, ts int6
 	} else if bid, _, ok := in.book.BestBid(); ok && ticks <= bid {
 		return bad("modify_would_cross")
 	}
+	if e := m.modifyMargin(o, ticks, lots); e != "" {
+		return bad(e)
+	}
 	bc := book.Command{Op: book.OpModify, Time: ts * 1e6, Book: in.ID, OID: o.OID, Price: ticks, Qty: lots}
 	m.cur = in.ID
 	m.bev = in.book.Apply(&bc, m.bev[:0])

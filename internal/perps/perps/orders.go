@@ -16,31 +16,9 @@ var (
 )
 
 // RiskCheck is the pre-trade margin hook: it returns "" to accept an order or
-// the rejection identifier. This issue checks initial margin only; the next
-// (margin, funding, liquidation) replaces it.
+// the rejection identifier (the risk engine's, riskview.go).
 func (m *Machine) RiskCheck(a *Account, in *Instrument, buy bool, ticks, lots int64, reduce bool) string {
-	if reduce {
-		return ""
-	}
-	if ticks == 0 { // market order: margin at the opposite best
-		if buy {
-			ticks, _, _ = in.book.BestAsk()
-		} else {
-			ticks, _, _ = in.book.BestBid()
-		}
-	}
-	v, ok := valueMicro(in, ticks, lots)
-	if !ok {
-		return ErrValueRange
-	}
-	used, ok := m.usedMargin(a)
-	if !ok {
-		return "insufficient_margin" // more margin in use than any balance holds
-	}
-	if avail, ok := sub(a.Balance, used); !ok || v/m.leverage(a, in) > avail {
-		return "insufficient_margin"
-	}
-	return ""
+	return m.preTrade(a, in, buy, ticks, lots, reduce)
 }
 
 func (m *Machine) leverage(a *Account, in *Instrument) int64 {
@@ -278,6 +256,9 @@ func (m *Machine) flush(ev *Event) {
 func (m *Machine) finish(o *Order, st string, ts int64) {
 	if o.Terminal {
 		return
+	}
+	if st == StCancelled && m.cancelSt != "" { // a cancel on the engine's behalf (autocancel.go)
+		st = m.cancelSt
 	}
 	o.Terminal, o.Status, o.Updated = true, st, ts
 	a := m.accts[o.Account]

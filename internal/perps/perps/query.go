@@ -366,11 +366,11 @@ func (m *Machine) ConfigOf(addr string, iid uint32) []LeverageConfig {
 			continue
 		}
 		in := m.inst[id]
-		lev := in.MaxLeverage
+		lev, cross := in.MaxLeverage, false
 		if a != nil {
-			lev = m.leverage(a, in)
+			lev, cross = m.leverage(a, in), a.Cross[id]
 		}
-		out = append(out, LeverageConfig{ID: id, Leverage: lev})
+		out = append(out, LeverageConfig{ID: id, Leverage: lev, Cross: cross})
 	}
 	return out
 }

@@ -101,6 +101,9 @@ func (c *Command) Encode() []byte {
 	w.str(tMode, c.Mode)
 	w.int(tRetryAfter, c.RetryAfter)
 	w.flag(tOn, c.On)
+	c.encodeLeverages(&w)
+	w.int(tDeadline, c.Deadline)
+	w.int(tDailyLimit, c.DailyLimit)
 	return w
 }
 
@@ -174,6 +177,12 @@ func DecodeCommand(b []byte) (*Command, error) {
 			c.RetryAfter = r.v()
 		case tOn:
 			c.On = true
+		case tLeverages:
+			c.decodeLeverages(&r)
+		case tDeadline:
+			c.Deadline = r.v()
+		case tDailyLimit:
+			c.DailyLimit = r.v()
 		default:
 			r.fail()
 		}

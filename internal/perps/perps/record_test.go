@@ -15,7 +15,8 @@ func TestRecordKnowsEveryField(t *testing.T) {
 		v    any
 		want string
 	}{
-		{Command{}, "Kind Account Replay Orders Modifies OIDs COIDs IID Instrument Proxy Amount Price Flight Mode RetryAfter On"},
+		{Command{}, "Kind Account Replay Orders Modifies OIDs COIDs IID Instrument Proxy Amount Price Flight Mode RetryAfter On Leverages Deadline DailyLimit"},
+		{LeverageReq{}, "IID Lev Cross"},
 		{OrderReq{}, "IID Buy P Qty TIF PO RO C TR"},
 		{ModifyReq{}, "OID COID P Qty"},
 		{InstrumentSpec{}, "Symbol Base Category PriceDecimals QtyDecimals MaxLeverage MinNotional MaxPrice"},
@@ -57,6 +58,8 @@ var recordCommands = []*Command{
 	{Kind: KMode, Mode: ModeCancelOnly, RetryAfter: 86400},
 	{Kind: KLiquidating, Account: acA, On: true},
 	{Kind: KTick},
+	{Kind: KAutoCancel, Account: acA, Deadline: 1 << 50, DailyLimit: -7},
+	{Kind: KLeverage, Account: acA, Leverages: []LeverageReq{{IID: 1, Lev: 20, Cross: true}, {IID: 4294967295, Lev: -1}, {}}},
 	{},
 }
 

@@ -33,6 +33,9 @@ type state struct {
 	CCs       []*COIDWait   `json:"ccs,omitempty"` // coidwait.go
 	CCsDone   []*COIDWait   `json:"ccs_done,omitempty"`
 	NextCC    uint64        `json:"next_cc,omitempty"`
+	// Risk state (funding.go); absent when zero.
+	Insurance int64  `json:"insurance,omitempty"`
+	NextFund  uint64 `json:"next_fund,omitempty"`
 }
 
 func (m *Machine) encode() []byte {
@@ -44,6 +47,10 @@ func (m *Machine) encode() []byte {
 	}
 	if m.ccs.next > 1 {
 		s.NextCC = m.ccs.next
+	}
+	s.Insurance = m.insurance
+	if m.nextFund > 1 {
+		s.NextFund = m.nextFund
 	}
 	for _, id := range m.instIDs {
 		in := m.inst[id]
@@ -123,6 +130,10 @@ func (m *Machine) Restore(r io.Reader) error {
 	m.ccs.pend, m.ccs.done = s.CCs, s.CCsDone
 	if s.NextCC > 0 {
 		m.ccs.next = s.NextCC
+	}
+	m.insurance, m.sweepDue = s.Insurance, true
+	if s.NextFund > 0 {
+		m.nextFund = s.NextFund
 	}
 	m.auditRestored()
 	return nil

@@ -13,6 +13,7 @@ package perps
 import (
 	"pmx/internal/exchange/book"
 	"pmx/internal/exchange/fixed"
+	"pmx/internal/perps/risk"
 )
 
 // Instrument is one perpetual market.
@@ -35,6 +36,11 @@ type Instrument struct {
 	Trades   []Trade  `json:"trades"`  // newest last, bounded by maxTrades
 	Candles  []Candle `json:"candles"` // 1-minute candles, oldest first, bounded
 	Sequence uint64   `json:"seq"`     // book sequence for /book
+
+	// Funding (funding.go): the current window's premium samples and the
+	// settled rates, oldest first, bounded.
+	Premium risk.PremiumWindow `json:"prem,omitzero"`
+	Funding []FundingRate      `json:"funding,omitempty"`
 
 	book *book.Book
 }
@@ -102,6 +108,17 @@ type Account struct {
 	// Liquidating is set by KLiquidating (the margin issue's liquidation
 	// engine); it shapes cancels of in-flight orders (inflight.go).
 	Liquidating bool `json:"liq,omitempty"`
+	// Cross holds the instruments set to cross margin (leverage.go); absent
+	// means isolated, the default (perps.md §9.8).
+	Cross map[uint32]bool `json:"cross,omitempty"`
+	// Funding holds the account's funding charges, oldest first, bounded
+	// (funding.go).
+	Funding []FundingCharge `json:"funding,omitempty"`
+	// Auto-cancel (autocancel.go): the armed deadline (ms, 0: none) and the
+	// triggers of the UTC day ACDay.
+	AutoCancel int64 `json:"ac,omitempty"`
+	ACDay      int64 `json:"ac_day,omitempty"`
+	ACCount    int64 `json:"ac_n,omitempty"`
 }
 
 // VolumeDay is one UTC day's traded notional (micro).
@@ -135,6 +152,7 @@ const (
 	// StInsufficientMargin: an order accepted (oid, ack ok) that failed its
 	// deferred risk check (Flight.RiskMs > 0) ends with the check's identifier.
 	StInsufficientMargin = "insufficient_margin"
+	StAutoCancelled      = "auto_cancelled" // autocancel.go
 )
 
 // Order is one order; it stays in Orders after it terminates (history).

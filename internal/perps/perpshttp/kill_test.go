@@ -25,7 +25,11 @@ func TestKillHelper(t *testing.T) {
 	if dir == "" {
 		t.Skip("child process of TestKillRestart only")
 	}
-	srv, err := New(Options{Dir: dir, Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	opt := Options{Dir: dir, Log: slog.New(slog.NewTextHandler(io.Discard, nil))}
+	if d, err := time.ParseDuration(os.Getenv("PMX_PERPS_KILL_FUNDING")); err == nil {
+		opt.FundingInterval = d // TestKillRestartKeepsFundingAndLiquidation
+	}
+	srv, err := New(opt)
 	if err != nil {
 		t.Fatal(err)
 	}

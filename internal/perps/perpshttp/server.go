@@ -58,6 +58,12 @@ type Options struct {
 	// cuts the fdatasyncs per order several-fold (docs/perf/perps.md),
 	// a lone client never waits.
 	GroupLinger time.Duration
+	// FundingInterval and PremiumInterval drive funding (perpsvc; default
+	// 1 h and 5 s).
+	FundingInterval, PremiumInterval time.Duration
+	// AutoCancelDaily: auto-cancel triggers per account per UTC day
+	// (default 1,000).
+	AutoCancelDaily int
 
 	// queueWait, tests only: runs after a trading command was verified and
 	// charged, before its deadline check. It stands for the time a command
@@ -103,7 +109,8 @@ func New(opt Options) (*Server, error) {
 		KnownKeys: opt.KnownKeys, MaxModifies: opt.MaxModifies, ActionBudget: opt.ActionBudget,
 		SnapshotEvery: opt.SnapshotEvery, RiskDelay: opt.RiskDelay, AcceptDelay: opt.AcceptDelay,
 		TakerDelay: opt.TakerDelay, ModifyDelay: opt.ModifyDelay, NoHeldCancels: opt.NoHeldCancels,
-		COIDWait: opt.COIDWait, GroupLinger: opt.GroupLinger, QueueWait: opt.queueWait})
+		COIDWait: opt.COIDWait, GroupLinger: opt.GroupLinger, QueueWait: opt.queueWait,
+		FundingInterval: opt.FundingInterval, PremiumInterval: opt.PremiumInterval, AutoCancelDaily: opt.AutoCancelDaily})
 	if err != nil {
 		return nil, err
 	}

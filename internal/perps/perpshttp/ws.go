@@ -178,6 +178,10 @@ func (c *wsConn) handle(raw []byte) {
 			}
 			b, _ := json.Marshal(wsReply{ID: f.ID, Data: out.body})
 			c.sess.EndPost(b)
+		case "updateLeverage", "updateLeverages":
+			c.leveragePost(f.ID, op.Type, raw)
+		case "autoCancel":
+			c.autoCancelPost(f.ID, raw)
 		default:
 			c.reply(f.ID, errBody{Status: "err", Error: "invalid_request: unknown op type " + strconv.Quote(op.Type)})
 		}

@@ -99,6 +99,10 @@ func (s *Service) dispatch(buf []*Session, ev *perps.Event, ets int64) []*Sessio
 		})
 		i = j
 	}
+	for i := range ev.Funding { // funding.go: one charge per push
+		f := &ev.Funding[i]
+		buf = s.send(buf, "funding", "", f.Account, ets, func() []byte { return marshal(f.Charge) })
+	}
 	for i := 0; i < len(ev.Trades); {
 		j := i
 		for j < len(ev.Trades) && ev.Trades[j].ID == ev.Trades[i].ID {

@@ -51,6 +51,13 @@ type Options struct {
 	// charged, before its deadline check (the time a command can spend
 	// waiting before it is sequenced).
 	QueueWait func()
+	// FundingInterval is how often funding settles (default 1 h; each
+	// settlement applies one hourly rate); PremiumInterval how often the
+	// premium is sampled (default 5 s). funding.go.
+	FundingInterval, PremiumInterval time.Duration
+	// AutoCancelDaily is the auto-cancel triggers allowed per account per
+	// UTC day (default 1,000; autocancel.go).
+	AutoCancelDaily int
 }
 
 // Service is one perps exchange over one engine.
@@ -66,6 +73,7 @@ type Service struct {
 
 	stop    chan struct{}
 	fanDone chan struct{}
+	fundOff chan struct{} // closed when the funding driver returned
 	// lastKline: the last candle pushed per klines:: channel (the ticker
 	// goroutine's only).
 	lastKline map[string]string
@@ -96,11 +104,20 @@ func New(opt Options) (*Service, error) {
 	if opt.GroupLinger == 0 {
 		opt.GroupLinger = 3 * time.Millisecond
 	}
+	if opt.FundingInterval <= 0 {
+		opt.FundingInterval = DefaultFundingInterval
+	}
+	if opt.PremiumInterval <= 0 {
+		opt.PremiumInterval = DefaultPremiumInterval
+	}
+	if opt.AutoCancelDaily <= 0 {
+		opt.AutoCancelDaily = perps.DefaultAutoCancelDaily
+	}
 	s := &Service{opt: opt, log: opt.Log, now: opt.Clock, creds: creds{proxies: map[string]perps.Proxy{}}}
 	s.ver = perpsauth.New(perpsauth.Config{DomainName: opt.DomainName, KnownKeys: opt.KnownKeys})
 	s.acts = NewBuckets(opt.ActionBudget, time.Minute)
 	s.hub.init()
-	s.stop, s.fanDone = make(chan struct{}), make(chan struct{})
+	s.stop, s.fanDone, s.fundOff = make(chan struct{}), make(chan struct{}), make(chan struct{})
 	// Zero windows: the journal sets them (applyFlight).
 	m := perps.New(perps.Config{MaxModifies: opt.MaxModifies, OnReplay: s.seedReplay})
 	// No Validate hook: every command is built by this service, and the
@@ -129,6 +146,7 @@ func New(opt Options) (*Service, error) {
 	}
 	go s.fanout(s.stop)
 	go s.ticker(s.stop)
+	go s.funding(s.stop)
 	if pump {
 		go s.pump(s.stop)
 	}
@@ -151,6 +169,7 @@ func (s *Service) seedReplay(b []byte) {
 func (s *Service) Close() error {
 	s.closeOnce.Do(func() {
 		close(s.stop)
+		<-s.fundOff // its last command lands before the engine closes
 		for _, c := range s.hub.all() {
 			if c.kill != nil {
 				c.kill("server shutting down", true)

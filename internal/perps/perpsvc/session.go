@@ -16,7 +16,8 @@ const (
 )
 
 // privateChannels are accepted after auth. orders and fills push on change,
-// portfolio and balances every 5 s; the others are acknowledged so the
+// portfolio and balances every 5 s, funding at each settlement (one charge
+// per push); the others are acknowledged so the
 // official client's session recipe works, and stay silent until their
 // features exist.
 var privateChannels = map[string]bool{"orders": true, "fills": true, "portfolio": true, "balances": true,

@@ -1,0 +1,65 @@
+package perps
+
+import (
+	"fmt"
+	"testing"
+)
+
+// BenchmarkMarginCheck: the pre-trade check of one order (preTrade: the
+// account mapped onto the risk engine, CheckScope, CheckOrder at the mark)
+// for an account holding a position and n resting orders.
+func BenchmarkMarginCheck(b *testing.B) {
+	for _, n := range []int{0, 10, 100} {
+		b.Run(fmt.Sprintf("orders%d", n), func(b *testing.B) {
+			m := New(Config{})
+			ts := int64(1000)
+			apply := func(c Command) Event { ts++; return m.Apply(0, ts, c.Encode(), nil)[0] }
+			apply(Command{Kind: KCreateInstrument, Instrument: &InstrumentSpec{Symbol: "BTC-USD", Category: "crypto", PriceDecimals: 1, QtyDecimals: 3, MaxLeverage: 20}})
+			apply(Command{Kind: KDeposit, Account: acA, Amount: "100000000"})
+			apply(Command{Kind: KIndex, IID: 1, Price: "60000"})
+			a := m.accts[acA]
+			a.Positions[1] = &Position{Size: 500, Cost: 500 * 600000}
+			for i := range n {
+				if ack := apply(Command{Kind: KCreateOrders, Account: acA, Orders: []OrderReq{{IID: 1, Buy: true, P: sp(fmt.Sprint(50000 + i)), Qty: "0.01"}}}).Acks[0]; ack.Status != "ok" {
+					b.Fatalf("setup: %+v", ack)
+				}
+			}
+			in := m.inst[1]
+			b.ReportAllocs()
+			for b.Loop() {
+				if e := m.preTrade(a, in, true, 590000, 10, false); e != "" {
+					b.Fatal(e)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkLiquidationSweep: one sweep over n accounts with one position
+// each, none of them liquidatable (the common case: every account valued).
+func BenchmarkLiquidationSweep(b *testing.B) {
+	for _, n := range []int{1000, 100000} {
+		b.Run(fmt.Sprintf("positions%d", n), func(b *testing.B) {
+			m := New(Config{})
+			m.Apply(0, 1, cmd(Command{Kind: KCreateInstrument, Instrument: &InstrumentSpec{Symbol: "BTC-USD", Category: "crypto", PriceDecimals: 1, QtyDecimals: 3, MaxLeverage: 20}}), nil)
+			m.Apply(0, 2, cmd(Command{Kind: KIndex, IID: 1, Price: "60000"}), nil)
+			for i := range n {
+				a := m.account(fmt.Sprintf("0x%040x", i+1), 3)
+				a.Balance = 10_000_000000
+				size := int64(100)
+				if i%2 == 1 {
+					size = -100
+				}
+				a.Positions[1] = &Position{Size: size, Cost: 100 * 600000}
+			}
+			var ev Event
+			b.ReportAllocs()
+			for b.Loop() {
+				m.sweep(4, &ev)
+			}
+			if len(m.FlaggedAccounts()) != 0 {
+				b.Fatal("a healthy account was flagged")
+			}
+		})
+	}
+}

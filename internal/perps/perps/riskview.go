@@ -1,0 +1,196 @@
+package perps
+
+import (
+	"slices"
+
+	"pmx/internal/perps/risk"
+)
+
+// The machine's view for the risk engine (internal/perps/risk,
+// docs/perps-risk.md "Wiring"): accounts and markets mapped onto risk's types
+// at call time, so the risk package stays pure and the machine's state
+// keeps its own shape.
+//
+// Isolated allocations are not kept yet: every position is margined against
+// the account's collateral (risk's cross arithmetic), whatever mode the
+// account chose; the chosen mode is stored and shown (GET
+// /v1/account/config) and governs the mode-switch rules.
+
+// liqFeePPM is liquidation_fee ("0.025", perps.md §10).
+const liqFeePPM = 25_000
+
+// riskMarket is in with its mark.
+func (m *Machine) riskMarket(in *Instrument) *risk.Market {
+	return &risk.Market{
+		Instrument: risk.Instrument{ID: in.ID, Grid: risk.Grid{PriceDecimals: in.PriceDecimals, QtyDecimals: in.QtyDecimals},
+			MaxLeverage: in.MaxLeverage, LiqFeePPM: liqFeePPM},
+		Mark: m.mark(in),
+	}
+}
+
+// mark is in's mark price in ticks (risk.MarkPrice: the index, the book and
+// the last trade with their fallbacks); 0 when nothing gives one.
+func (m *Machine) mark(in *Instrument) int64 {
+	mi := risk.MarkInputs{Index: in.IndexTicks, Last: in.LastTicks, Premium: in.Premium.Average(), Samples: in.Premium.N}
+	if in.book != nil {
+		mi.BestBid, _, _ = in.book.BestBid()
+		mi.BestAsk, _, _ = in.book.BestAsk()
+	}
+	return risk.MarkPrice(mi)
+}
+
+// riskView maps a onto a risk.Account with the markets of every instrument
+// it has a position or an order in, plus extra (0: none). Positions, orders
+// and settings are in id order, so the view is deterministic.
+func (m *Machine) riskView(a *Account, extra uint32) (risk.Account, risk.Markets) {
+	return m.riskViewSkip(a, extra, 0)
+}
+
+// riskViewSkip is riskView without the open order skip (0: none).
+func (m *Machine) riskViewSkip(a *Account, extra uint32, skip uint64) (risk.Account, risk.Markets) {
+	var ra risk.Account
+	mk := risk.Markets{}
+	m.viewInto(&ra, mk, a, extra, skip)
+	return ra, mk
+}
+
+// viewInto fills ra (reusing its slices) with a's view and adds to mk the
+// markets it needs that mk does not hold yet (the sweep passes every market
+// at once).
+func (m *Machine) viewInto(ra *risk.Account, mk risk.Markets, a *Account, extra uint32, skip uint64) {
+	*ra = risk.Account{ID: a.ID, Collateral: a.Balance, Liquidating: a.Liquidating,
+		Positions: ra.Positions[:0], Orders: ra.Orders[:0], Settings: ra.Settings[:0]}
+	need := func(iid uint32) {
+		for _, s := range ra.Settings {
+			if s.IID == iid {
+				return
+			}
+		}
+		in := m.inst[iid]
+		if in == nil {
+			return
+		}
+		if mk[iid] == nil {
+			mk[iid] = m.riskMarket(in)
+		}
+		ra.Settings = append(ra.Settings, risk.Setting{IID: iid, Lev: m.leverage(a, in), Cross: true})
+	}
+	if extra != 0 {
+		need(extra)
+	}
+	var buf [8]uint32
+	iids := buf[:0]
+	for iid, p := range a.Positions {
+		if p.Size != 0 {
+			iids = append(iids, iid)
+		}
+	}
+	slices.Sort(iids)
+	for _, iid := range iids {
+		p := a.Positions[iid]
+		need(iid)
+		ra.Positions = append(ra.Positions, risk.Position{IID: iid, Size: p.Size, Cost: p.Cost})
+	}
+	if len(a.Open) == 0 {
+		return
+	}
+	for _, oid := range m.sortedOpen(a) {
+		o := m.orders[oid]
+		if o.Reduce || o.Risk || oid == skip { // reduce-only orders add no exposure; orders awaiting checks reserve nothing
+			continue
+		}
+		need(o.IID)
+		ra.Orders = append(ra.Orders, risk.Order{IID: o.IID, Buy: o.Buy, Ticks: o.Ticks, Lots: o.Lots - o.Filled})
+	}
+}
+
+// preTrade is the pre-trade check (docs/perps-risk.md "Pre-trade margin"):
+// risk.CheckScope for every order (a flagged account places nothing), then
+// risk.CheckOrder for orders that are not reduce-only, at the mark.
+//
+// Without a mark (no index, no two-sided book, no trade yet) the order is
+// margined at a stand-in: its own limit price, or for a market order the
+// opposite best. A market order with neither cannot fill, so it has nothing
+// to margin. This keeps a venue without an index feed tradable; with an
+// index the mark always exists.
+func (m *Machine) preTrade(a *Account, in *Instrument, buy bool, ticks, lots int64, reduce bool) string {
+	ra, mk := m.riskView(a, in.ID)
+	if err := risk.CheckScope(&ra, in.ID); err != nil {
+		return err.Error()
+	}
+	if reduce {
+		return ""
+	}
+	if !m.standIns(a, mk, in, buy, ticks) {
+		return ""
+	}
+	if err := risk.CheckOrder(&ra, mk, risk.Order{IID: in.ID, Buy: buy, Ticks: ticks, Lots: lots}); err != nil {
+		return err.Error()
+	}
+	return ""
+}
+
+// standIns gives every market of mk without a mark a stand-in price (see
+// preTrade); false when in itself has none (nothing can fill).
+func (m *Machine) standIns(a *Account, mk risk.Markets, in *Instrument, buy bool, ticks int64) bool {
+	mt := mk[in.ID]
+	if mt.Mark <= 0 {
+		mt.Mark = ticks
+		if ticks == 0 {
+			if buy {
+				mt.Mark, _, _ = in.book.BestAsk()
+			} else {
+				mt.Mark, _, _ = in.book.BestBid()
+			}
+		}
+		if mt.Mark <= 0 {
+			return false
+		}
+	}
+	for iid, other := range mk { // other markets without a mark: their orders' own prices stand in
+		if other.Mark <= 0 && iid != in.ID {
+			other.Mark = m.standIn(a, iid)
+		}
+	}
+	return true
+}
+
+// modifyMargin checks a modify of o to (ticks, lots): refused
+// (insufficient_margin) when it leaves the account's available margin
+// negative and lower than the order as it stands does. A modify that shrinks
+// the order or moves it away from the mark is therefore always allowed, in a
+// margin call too.
+func (m *Machine) modifyMargin(o *Order, ticks, lots int64) string {
+	if o.Reduce {
+		return ""
+	}
+	a := m.accts[o.Account]
+	in := m.inst[o.IID]
+	ra, mk := m.riskViewSkip(a, in.ID, o.OID)
+	if !m.standIns(a, mk, in, o.Buy, ticks) {
+		return ""
+	}
+	was, err := risk.Available(&ra, mk, &risk.Order{IID: in.ID, Buy: o.Buy, Ticks: o.Ticks, Lots: o.Lots - o.Filled})
+	if err != nil {
+		return risk.ErrInsufficientMargin.Error()
+	}
+	now, err := risk.Available(&ra, mk, &risk.Order{IID: in.ID, Buy: o.Buy, Ticks: ticks, Lots: lots - o.Filled})
+	if err != nil || (now < 0 && now < was) {
+		return risk.ErrInsufficientMargin.Error()
+	}
+	return ""
+}
+
+// standIn is a price for an instrument without a mark: the account's
+// position entry, else its first open order's price (1 tick at least).
+func (m *Machine) standIn(a *Account, iid uint32) int64 {
+	if p := a.Positions[iid]; p != nil && p.Size != 0 {
+		return max(p.Cost/abs(p.Size), 1)
+	}
+	for _, oid := range m.sortedOpen(a) {
+		if o := m.orders[oid]; o.IID == iid && o.Ticks > 0 {
+			return o.Ticks
+		}
+	}
+	return 1
+}
