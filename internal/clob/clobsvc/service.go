@@ -132,12 +132,14 @@ func (s *Service) start() {
 	}
 	s.eng.Store(e)
 	s.refreshIndex()
-	close(s.ready)
+	// Ready means "replayed and the catalog's markets registered": a
+	// client told the service is ready finds every book.
 	if s.opt.Markets != nil {
 		if err := s.SyncMarkets(context.Background()); err != nil {
 			s.log.Warn("clob market sync", "err", err)
 		}
 	}
+	close(s.ready)
 	if err := s.RecomputeTiers(); err != nil {
 		s.log.Warn("clob tiers", "err", err)
 	}
@@ -145,7 +147,8 @@ func (s *Service) start() {
 	go s.loop()
 }
 
-// Ready is closed once the engine has replayed (or failed to open).
+// Ready is closed once the engine has replayed and the initial market sync
+// has run (or the engine failed to open).
 func (s *Service) Ready() <-chan struct{} { return s.ready }
 
 // Err is the engine's open error, if it failed.
