@@ -125,6 +125,19 @@ type Result struct {
 	Canceled    []string          `json:"canceled,omitempty"`
 	NotCanceled map[string]string `json:"not_canceled,omitempty"`
 	Mode        string            `json:"mode,omitempty"`
+	// Fills are the trades this command made, in order, and Set the
+	// split or merge it did: what the CLOB → ledger feed (clobsvc) turns
+	// into ledger events. Outputs only: never journaled or snapshotted.
+	Fills []Trade `json:"-"`
+	Set   *SetOp  `json:"-"`
+}
+
+// SetOp is an operator split or merge (the chain's complete-set calls).
+type SetOp struct {
+	Op     string // OpSplit or OpMerge
+	Addr   string
+	Cond   string
+	Amount int64 // base units (shares of each outcome = micro-USDC)
 }
 
 // PlaceResult answers one order of a place command.
@@ -150,11 +163,15 @@ func (m *Machine) Apply(seq uint64, ts int64, payload []byte, out []Result) []Re
 		return append(out, Result{Err: clob.E(clob.ErrInvalidPayload)})
 	}
 	var r Result
+	firstTrade := m.nextTr
 	switch c.Op {
 	case OpMarket:
 		r.Err = m.upsertMarket(c.Market)
 	case OpDeposit, OpWithdraw, OpSplit, OpMerge:
 		r.Err = m.money(c)
+		if r.Err == nil && (c.Op == OpSplit || c.Op == OpMerge) {
+			r.Set = &SetOp{Op: c.Op, Addr: c.Addr, Cond: c.Cond, Amount: c.Amount}
+		}
 	case OpNonce:
 		r = m.incrementNonce(ts, c.Addr)
 	case OpPlace:
@@ -174,6 +191,7 @@ func (m *Machine) Apply(seq uint64, ts int64, payload []byte, out []Result) []Re
 	default:
 		r.Err = clob.E(clob.ErrInvalidPayload)
 	}
+	r.Fills = m.tradesSince(firstTrade)
 	return append(out, r)
 }
 

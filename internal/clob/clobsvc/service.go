@@ -51,6 +51,9 @@ type Options struct {
 	// Gate, when set, holds the engine's opening until it is closed (tests
 	// use it to observe the replay window).
 	Gate <-chan struct{}
+	// Ledger, when set, receives every fill and operator split/merge as
+	// ledger events (the CLOB → ledger feed, docs/clob.md).
+	Ledger Ledger
 }
 
 // Service is the running exchange.
@@ -70,6 +73,7 @@ type Service struct {
 	hbSeq   atomic.Uint64
 	stop    chan struct{}
 	wg      sync.WaitGroup
+	feedWG  sync.WaitGroup // the ledger feed, which outlives the engine's last command
 }
 
 // ErrNotReady is returned while the journal replays.
@@ -131,6 +135,10 @@ func (s *Service) start() {
 	}
 	s.eng.Store(e)
 	s.refreshIndex()
+	if s.opt.Ledger != nil {
+		s.feedWG.Add(1)
+		go s.feed(e.Subscribe(feedBuffer))
+	}
 	close(s.ready)
 	if s.opt.Markets != nil {
 		if err := s.SyncMarkets(context.Background()); err != nil {
@@ -160,10 +168,12 @@ func (s *Service) Close() error {
 	<-s.ready
 	close(s.stop)
 	s.wg.Wait()
+	var err error
 	if e := s.eng.Load(); e != nil {
-		return e.Close()
+		err = e.Close()
 	}
-	return nil
+	s.feedWG.Wait()
+	return err
 }
 
 // now is the service clock in Unix ms.
