@@ -60,6 +60,7 @@ type tokenRef struct {
 // Machine is the exchange state; only the engine's apply goroutine touches it.
 type Machine struct {
 	cfg      Config
+	cmdSeq   uint64 // the engine sequence of the command being applied
 	markets  []*Market
 	byCond   map[string]uint32
 	byToken  map[string]tokenRef
@@ -157,6 +158,7 @@ func (m *Machine) Apply(seq uint64, ts int64, payload []byte, out []Result) []Re
 		ts = m.lastTS
 	}
 	m.lastTS = ts
+	m.cmdSeq = seq
 	m.expire(ts)
 	c, err := Decode(payload)
 	if err != nil {

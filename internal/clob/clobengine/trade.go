@@ -14,6 +14,7 @@ import (
 // micro-shares; Fee is the taker's fee in collateral units.
 type Trade struct {
 	ID          string `json:"id"`
+	Cmd         uint64 `json:"cmd,omitempty"` // engine sequence of the command that made it (its block on the simulated chain)
 	Seq         uint64 `json:"seq"`
 	Mkt         uint32 `json:"mkt"`
 	Time        int64  `json:"time"`  // ms
@@ -56,7 +57,7 @@ func (m *Machine) settle(ts int64, t, mo *Order, ev book.Event, mk *Market) (str
 	making, taking := m.fill(t, q, pt, fee, mk)
 	m.fees += fee
 	id := "t-" + strconv.FormatUint(m.nextTr, 10)
-	tr := &Trade{ID: id, Seq: m.nextTr, Mkt: mk.ID, Time: ts, Match: uint8(ev.Match), Size: q, Fee: fee,
+	tr := &Trade{ID: id, Cmd: m.cmdSeq, Seq: m.nextTr, Mkt: mk.ID, Time: ts, Match: uint8(ev.Match), Size: q, Fee: fee,
 		TakerOrder: t.Hash, TakerToken: t.Token, TakerSide: t.Side, Price: pt, TakerMaker: t.Maker, TakerSigner: t.Signer,
 		TakerKey: t.APIKey, TakerOut: t.Outcome, MakerOrder: mo.Hash, MakerToken: mo.Token, MakerSide: mo.Side,
 		MakerPrice: pm, MakerAddr: mo.Maker, MakerSigner: mo.Signer, MakerKey: mo.APIKey, MakerOut: mo.Outcome,

@@ -42,13 +42,15 @@ const feedBuffer = 4096
 func (s *Service) feed(sub *engine.Subscription[clobengine.Result]) {
 	defer s.feedWG.Done()
 	defer func() { sub.Unsubscribe() }()
+	s.catchUp()
 	for {
 		select {
 		case batch, ok := <-sub.C:
 			if !ok {
-				if sub.Lagged() { // cut off: follow again (fills in the gap are not replayed; docs/clob.md)
+				if sub.Lagged() { // cut off: follow again and re-send what the engine retains
 					s.log.Error("clob ledger feed fell behind")
 					sub = s.eng.Load().Subscribe(feedBuffer)
+					s.catchUp()
 					continue
 				}
 				return
@@ -66,6 +68,37 @@ func (s *Service) feed(sub *engine.Subscription[clobengine.Result]) {
 				s.log.Error("clob ledger feed", "err", err, "events", len(evs))
 			}
 		}
+	}
+}
+
+// catchUp re-sends the fills the engine retains (the last KeepTrades, by
+// command), one command per batch. The data store skips those it already
+// holds, so after a crash between the CLOB's journal and the data store's
+// commit the missing fills arrive, and nothing twice. The subscription was
+// taken before this View, so no command falls between the two.
+func (s *Service) catchUp() {
+	var fills []clobengine.Trade
+	if err := s.View(func(m *clobengine.Machine) {
+		for _, t := range m.Trades(func(*clobengine.Trade) bool { return true }) {
+			fills = append(fills, *t)
+		}
+	}); err != nil {
+		return
+	}
+	for i := 0; i < len(fills); {
+		j := i + 1
+		for j < len(fills) && fills[j].Cmd == fills[i].Cmd {
+			j++
+		}
+		if fills[i].Cmd > 0 { // trades journaled before fills carried their command
+			r := clobengine.Result{Fills: fills[i:j]}
+			if evs := s.LedgerEvents(nil, fills[i].Cmd, fills[i].Time, &r); len(evs) > 0 {
+				if _, err := s.opt.Ledger.Apply(context.Background(), evs); err != nil {
+					s.log.Error("clob ledger catch-up", "err", err, "trade", fills[i].ID)
+				}
+			}
+		}
+		i = j
 	}
 }
 

@@ -58,22 +58,24 @@ type Options struct {
 
 // Service is the running exchange.
 type Service struct {
-	opt     Options
-	clock   Clock
-	log     *slog.Logger
-	Domains *clob.Domains
-	eng     atomic.Pointer[engine.Engine[clobengine.Result]]
-	openErr atomic.Pointer[error]
-	ready   chan struct{}
-	markets atomic.Pointer[marketIndex]
-	buckets *ratelimit.Buckets
-	tiers   sync.Map // signer -> int (computed tier), refreshed every 3 h
-	hbMu    sync.Mutex
-	hb      map[string]time.Time // api key -> last heartbeat
-	hbSeq   atomic.Uint64
-	stop    chan struct{}
-	wg      sync.WaitGroup
-	feedWG  sync.WaitGroup // the ledger feed, which outlives the engine's last command
+	opt       Options
+	clock     Clock
+	log       *slog.Logger
+	Domains   *clob.Domains
+	eng       atomic.Pointer[engine.Engine[clobengine.Result]]
+	openErr   atomic.Pointer[error]
+	ready     chan struct{}
+	markets   atomic.Pointer[marketIndex]
+	buckets   *ratelimit.Buckets
+	tiers     sync.Map // signer -> int (computed tier), refreshed every 3 h
+	hbMu      sync.Mutex
+	hb        map[string]time.Time // api key -> last heartbeat
+	hbSeq     atomic.Uint64
+	stop      chan struct{}
+	wg        sync.WaitGroup
+	closeOnce sync.Once
+	closeErr  error
+	feedWG    sync.WaitGroup // the ledger feed, which outlives the engine's last command
 }
 
 // ErrNotReady is returned while the journal replays.
@@ -163,17 +165,20 @@ func (s *Service) Err() error {
 	return nil
 }
 
-// Close stops the timers and the engine.
+// Close stops the timers and the engine, then waits for the ledger feed
+// to deliver what the engine applied. Calling it again returns the first
+// call's error.
 func (s *Service) Close() error {
-	<-s.ready
-	close(s.stop)
-	s.wg.Wait()
-	var err error
-	if e := s.eng.Load(); e != nil {
-		err = e.Close()
-	}
-	s.feedWG.Wait()
-	return err
+	s.closeOnce.Do(func() {
+		<-s.ready
+		close(s.stop)
+		s.wg.Wait()
+		if e := s.eng.Load(); e != nil {
+			s.closeErr = e.Close()
+		}
+		s.feedWG.Wait()
+	})
+	return s.closeErr
 }
 
 // now is the service clock in Unix ms.
