@@ -71,6 +71,7 @@ type Machine struct {
 	delayed  []uint64          // delayed orders in due order
 	gtd      []gtdEntry        // GTD expiries, soonest first
 	trades   []*Trade          // recent trades, oldest first (bounded)
+	sets     []*SetOp          // recent operator splits/merges, oldest first (bounded like trades)
 	nextOID  uint64
 	nextTr   uint64
 	lastTS   int64
@@ -108,7 +109,7 @@ func (m *Machine) reset() {
 	m.accts = map[string]*Account{}
 	m.orders = map[uint64]*Order{}
 	m.byHash = map[string]*Order{}
-	m.done, m.delayed, m.gtd, m.trades = nil, nil, nil, nil
+	m.done, m.delayed, m.gtd, m.trades, m.sets = nil, nil, nil, nil, nil
 	m.nextOID, m.nextTr, m.lastTS = 1, 1, 0
 	m.mode, m.retry = ModeNormal, 0
 	m.status = map[string]string{}
@@ -134,11 +135,14 @@ type Result struct {
 }
 
 // SetOp is an operator split or merge (the chain's complete-set calls).
+// The machine keeps the recent ones so the ledger feed can re-send them.
 type SetOp struct {
-	Op     string // OpSplit or OpMerge
-	Addr   string
-	Cond   string
-	Amount int64 // base units (shares of each outcome = micro-USDC)
+	Cmd    uint64 `json:"cmd"` // engine sequence of the command
+	Time   int64  `json:"time"`
+	Op     string `json:"op"` // OpSplit or OpMerge
+	Addr   string `json:"addr"`
+	Cond   string `json:"cond"`
+	Amount int64  `json:"amount"` // base units (shares of each outcome = micro-USDC)
 }
 
 // PlaceResult answers one order of a place command.
@@ -172,7 +176,11 @@ func (m *Machine) Apply(seq uint64, ts int64, payload []byte, out []Result) []Re
 	case OpDeposit, OpWithdraw, OpSplit, OpMerge:
 		r.Err = m.money(c)
 		if r.Err == nil && (c.Op == OpSplit || c.Op == OpMerge) {
-			r.Set = &SetOp{Op: c.Op, Addr: c.Addr, Cond: c.Cond, Amount: c.Amount}
+			r.Set = &SetOp{Cmd: seq, Time: ts, Op: c.Op, Addr: c.Addr, Cond: c.Cond, Amount: c.Amount}
+			m.sets = append(m.sets, r.Set)
+			if len(m.sets) >= 2*m.cfg.KeepTrades {
+				m.sets = slices.Clone(m.sets[len(m.sets)-m.cfg.KeepTrades:])
+			}
 		}
 	case OpNonce:
 		r = m.incrementNonce(ts, c.Addr)

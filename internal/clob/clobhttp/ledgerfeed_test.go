@@ -166,7 +166,7 @@ func TestCLOBTradesReachTheDataService(t *testing.T) {
 	})
 }
 
-// TestCLOBFeedCatchesUpAfterRestart: fills the CLOB journaled while the
+// TestCLOBFeedCatchesUpAfterRestart: fills and splits the CLOB journaled while the
 // data store missed them (a crash between the two commits, played here by
 // a service without the feed) reach the data store when the service opens
 // again, and a further restart adds nothing twice.
@@ -175,7 +175,7 @@ func TestCLOBFeedCatchesUpAfterRestart(t *testing.T) {
 	v := openVenue(t, dir, db, false)
 	a, b := v.trader(t, priv0), v.trader(t, priv1)
 	v.fund(t, a.w.addr, 100, 0)
-	v.fund(t, b.w.addr, 100, 0)
+	v.fund(t, b.w.addr, 100, 10) // an operator split of 10 sets
 	a.post(t, limitOrder(yesA, "BUY", 60, 10), "GTC", false) // mint: a Yes 10, b No 10
 	if r, _ := b.post(t, limitOrder(noA, "BUY", 40, 10), "GTC", false); decode[orderResp](t, r).Status != "matched" {
 		t.Fatalf("mint: %s", r.body)
@@ -190,7 +190,7 @@ func TestCLOBFeedCatchesUpAfterRestart(t *testing.T) {
 	for restart := range 2 {
 		w := openVenue(t, dir, db, true)
 		w.eventually(t, "/v2/positions?user="+b.w.addr, func(rows []map[string]any) bool {
-			return has(rows, map[string]any{"token_id": yesA, "current_size": 5}) && has(rows, map[string]any{"token_id": noA, "current_size": 10})
+			return has(rows, map[string]any{"token_id": yesA, "current_size": 15}) && has(rows, map[string]any{"token_id": noA, "current_size": 20})
 		})
 		w.eventually(t, "/v2/positions?user="+a.w.addr, func(rows []map[string]any) bool {
 			return len(rows) == 1 && has(rows, map[string]any{"token_id": yesA, "current_size": 5})

@@ -2,6 +2,7 @@ package clobsvc
 
 import (
 	"context"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -71,34 +72,45 @@ func (s *Service) feed(sub *engine.Subscription[clobengine.Result]) {
 	}
 }
 
-// catchUp re-sends the fills the engine retains (the last KeepTrades, by
-// command), one command per batch. The data store skips those it already
-// holds, so after a crash between the CLOB's journal and the data store's
-// commit the missing fills arrive, and nothing twice. The subscription was
-// taken before this View, so no command falls between the two.
+// catchUp re-sends what the engine retains (the last KeepTrades fills and
+// operator splits/merges), one command per batch, in command order. The
+// data store skips what it already holds, so after a crash between the
+// CLOB's journal and the data store's commit the missing events arrive,
+// and nothing twice. The subscription was taken before this View, so no
+// command falls between the two.
 func (s *Service) catchUp() {
-	var fills []clobengine.Trade
+	byCmd := map[uint64]*clobengine.Result{}
+	var cmds []uint64
+	at := func(cmd uint64) *clobengine.Result {
+		r := byCmd[cmd]
+		if r == nil {
+			r = &clobengine.Result{}
+			byCmd[cmd] = r
+			cmds = append(cmds, cmd)
+		}
+		return r
+	}
+	times := map[uint64]int64{}
 	if err := s.View(func(m *clobengine.Machine) {
-		for _, t := range m.Trades(func(*clobengine.Trade) bool { return true }) {
-			fills = append(fills, *t)
+		for _, t := range m.Trades(func(t *clobengine.Trade) bool { return t.Cmd > 0 }) {
+			r := at(t.Cmd)
+			r.Fills = append(r.Fills, *t)
+			times[t.Cmd] = t.Time
+		}
+		for _, st := range m.Sets() {
+			at(st.Cmd).Set = &st
+			times[st.Cmd] = st.Time
 		}
 	}); err != nil {
 		return
 	}
-	for i := 0; i < len(fills); {
-		j := i + 1
-		for j < len(fills) && fills[j].Cmd == fills[i].Cmd {
-			j++
-		}
-		if fills[i].Cmd > 0 { // trades journaled before fills carried their command
-			r := clobengine.Result{Fills: fills[i:j]}
-			if evs := s.LedgerEvents(nil, fills[i].Cmd, fills[i].Time, &r); len(evs) > 0 {
-				if _, err := s.opt.Ledger.Apply(context.Background(), evs); err != nil {
-					s.log.Error("clob ledger catch-up", "err", err, "trade", fills[i].ID)
-				}
+	slices.Sort(cmds)
+	for _, cmd := range cmds {
+		if evs := s.LedgerEvents(nil, cmd, times[cmd], byCmd[cmd]); len(evs) > 0 {
+			if _, err := s.opt.Ledger.Apply(context.Background(), evs); err != nil {
+				s.log.Error("clob ledger catch-up", "err", err, "block", ChainBlock0+cmd)
 			}
 		}
-		i = j
 	}
 }
 
