@@ -175,7 +175,7 @@ func TestCLOBFeedCatchesUpAfterRestart(t *testing.T) {
 	v := openVenue(t, dir, db, false)
 	a, b := v.trader(t, priv0), v.trader(t, priv1)
 	v.fund(t, a.w.addr, 100, 0)
-	v.fund(t, b.w.addr, 100, 10) // an operator split of 10 sets
+	v.fund(t, b.w.addr, 100, 10)                             // an operator split of 10 sets
 	a.post(t, limitOrder(yesA, "BUY", 60, 10), "GTC", false) // mint: a Yes 10, b No 10
 	if r, _ := b.post(t, limitOrder(noA, "BUY", 40, 10), "GTC", false); decode[orderResp](t, r).Status != "matched" {
 		t.Fatalf("mint: %s", r.body)
