@@ -73,6 +73,7 @@ type Service struct {
 	hbSeq     atomic.Uint64
 	stop      chan struct{}
 	wg        sync.WaitGroup
+	syncMu    sync.Mutex // serialises SyncMarkets
 	closeOnce sync.Once
 	closeErr  error
 	feedWG    sync.WaitGroup // the ledger feed, which outlives the engine's last command
@@ -141,12 +142,14 @@ func (s *Service) start() {
 		s.feedWG.Add(1)
 		go s.feed(e.Subscribe(feedBuffer))
 	}
-	close(s.ready)
 	if s.opt.Markets != nil {
+		// Before Ready: a book route must not 404 a catalog market just
+		// because the first sync has not run yet.
 		if err := s.SyncMarkets(context.Background()); err != nil {
 			s.log.Warn("clob market sync", "err", err)
 		}
 	}
+	close(s.ready)
 	if err := s.RecomputeTiers(); err != nil {
 		s.log.Warn("clob tiers", "err", err)
 	}
