@@ -56,18 +56,40 @@ func (s *Service) feed(sub *engine.Subscription[clobengine.Result]) {
 				}
 				return
 			}
-			var evs []ledger.Event
-			for _, a := range batch {
-				for i := range a.Events {
-					evs = s.LedgerEvents(evs, a.Seq, a.TS, &a.Events[i])
-				}
-			}
-			if len(evs) == 0 {
-				continue
-			}
-			if _, err := s.opt.Ledger.Apply(context.Background(), evs); err != nil {
-				s.log.Error("clob ledger feed", "err", err, "events", len(evs))
-			}
+			s.deliver(batch)
+		}
+	}
+}
+
+// deliver applies one apply batch of the engine as one data-store batch.
+// If the data store refuses it, each command's events are applied on
+// their own, so one refused command (logged) does not hold back the rest.
+func (s *Service) deliver(batch []engine.Applied[clobengine.Result]) {
+	var evs []ledger.Event
+	for _, a := range batch {
+		for i := range a.Events {
+			evs = s.LedgerEvents(evs, a.Seq, a.TS, &a.Events[i])
+		}
+	}
+	if len(evs) == 0 {
+		return
+	}
+	if _, err := s.opt.Ledger.Apply(context.Background(), evs); err == nil || len(batch) == 1 {
+		if err != nil {
+			s.log.Error("clob ledger feed", "err", err, "block", ChainBlock0+batch[0].Seq)
+		}
+		return
+	}
+	for _, a := range batch {
+		var one []ledger.Event
+		for i := range a.Events {
+			one = s.LedgerEvents(one, a.Seq, a.TS, &a.Events[i])
+		}
+		if len(one) == 0 {
+			continue
+		}
+		if _, err := s.opt.Ledger.Apply(context.Background(), one); err != nil {
+			s.log.Error("clob ledger feed", "err", err, "block", ChainBlock0+a.Seq)
 		}
 	}
 }
@@ -118,12 +140,12 @@ func (s *Service) catchUp() {
 // sequence seq, time ts in ms) to out. docs/clob.md "CLOB → ledger" is the
 // mapping.
 func (s *Service) LedgerEvents(out []ledger.Event, seq uint64, ts int64, r *clobengine.Result) []ledger.Event {
-	block := int64(ChainBlock0 + seq)
+	start, block := len(out), int64(ChainBlock0+seq)
 	sec := max(ts/1000, 1)
 	env := func(tx string) ledger.Event {
-		return ledger.Event{TxHash: tx, LogIndex: int64(len(out)), BlockNumber: block, Timestamp: sec}
+		return ledger.Event{TxHash: tx, BlockNumber: block, Timestamp: sec}
 	}
-	add := func(e ledger.Event) { e.LogIndex = int64(len(out)); out = append(out, e) }
+	add := func(e ledger.Event) { out = append(out, e) }
 	if st := r.Set; st != nil {
 		h := keccak.String("pmx " + st.Op + " " + strconv.FormatUint(seq, 10))
 		e := env("0x" + hexOf(h[:]))
@@ -135,6 +157,11 @@ func (s *Service) LedgerEvents(out []ledger.Event, seq uint64, ts int64, r *clob
 	}
 	for i := range r.Fills {
 		out = s.fillEvents(out, env, &r.Fills[i])
+	}
+	// Log indexes count from 0 in each command's block, whatever out held
+	// before: a replay must land on the same slots.
+	for i := start; i < len(out); i++ {
+		out[i].LogIndex = int64(i - start)
 	}
 	return out
 }
@@ -150,7 +177,7 @@ func (s *Service) fillEvents(out []ledger.Event, env func(string) ledger.Event, 
 	size := amount.Micro(t.Size)
 	fee := amount.Micro(t.Fee / clobengine.Unit)
 	price := func(ticks int64) amount.Micro { return amount.Micro(ticks * 1_000_000 / ti.Ticks) }
-	add := func(e ledger.Event) { e.LogIndex = int64(len(out)); out = append(out, e) }
+	add := func(e ledger.Event) { out = append(out, e) }
 	set := func(kind ledger.Kind, user string) {
 		e := env(tx)
 		e.Kind, e.User, e.ConditionID, e.Amount = kind, user, ti.Cond, size

@@ -68,7 +68,9 @@ func TestLedgerEventsOfFills(t *testing.T) {
 		{"a fill of an unknown token is dropped", clobengine.Result{Fills: []clobengine.Trade{fill(0, "99", "99", 1, 0, walletM)}}, nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			evs := s.LedgerEvents(nil, 42, 1_800_000_000_500, &c.r)
+			// Events of an earlier command in the same batch do not shift the log indexes.
+			prev := s.LedgerEvents(nil, 41, 1_800_000_000_000, &clobengine.Result{Set: &clobengine.SetOp{Op: clobengine.OpSplit, Addr: walletM, Cond: feedCond, Amount: 1}})
+			evs := s.LedgerEvents(prev, 42, 1_800_000_000_500, &c.r)[len(prev):]
 			var got []string
 			for i := range evs {
 				e := &evs[i]
