@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -144,6 +145,17 @@ func TestCLOBTradesReachTheDataService(t *testing.T) {
 		return has(rows, map[string]any{"type": "TRADE", "side": "SELL", "transaction_hash": tx}) &&
 			has(rows, map[string]any{"type": "SPLIT", "size": 20})
 	})
+
+	// /v2/status reports the live ledger: its synced block is on the CLOB's chain.
+	resp2, err := http.Get(v.data.URL + "/v2/status")
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, _ := io.ReadAll(resp2.Body)
+	resp2.Body.Close()
+	if !strings.Contains(string(st), fmt.Sprintf(`"max_synced_block":%d`, clobsvc.ChainBlock0)[:len(`"max_synced_block":`)+7]) {
+		t.Errorf("/v2/status does not show the CLOB's blocks: %s", st)
+	}
 
 	// Mint: a BUY of No crosses a resting BUY of Yes at the complement.
 	if r, _ := a.post(t, limitOrder(yesA, "BUY", 60, 5), "GTC", false); decode[orderResp](t, r).Status != "live" {
