@@ -72,6 +72,7 @@ type OrderInput struct {
 	SigType    uint8  `json:"sig_type,omitempty"`
 	NegRisk    bool   `json:"neg_risk,omitempty"` // the exchange the order was signed for
 	Builder    string `json:"builder,omitempty"`  // builder API key that attributed the order
+	Code       string `json:"code,omitempty"`     // V2 order's builder field (0x + 64 hex), when not zero
 }
 
 // cmdVersion prefixes every encoded command, so the encoding can change.

@@ -60,6 +60,7 @@ type tokenRef struct {
 // Machine is the exchange state; only the engine's apply goroutine touches it.
 type Machine struct {
 	cfg      Config
+	cmdSeq   uint64 // the engine sequence of the command being applied
 	markets  []*Market
 	byCond   map[string]uint32
 	byToken  map[string]tokenRef
@@ -70,6 +71,7 @@ type Machine struct {
 	delayed  []uint64          // delayed orders in due order
 	gtd      []gtdEntry        // GTD expiries, soonest first
 	trades   []*Trade          // recent trades, oldest first (bounded)
+	sets     []*SetOp          // recent operator splits/merges, oldest first (bounded like trades)
 	nextOID  uint64
 	nextTr   uint64
 	lastTS   int64
@@ -107,7 +109,7 @@ func (m *Machine) reset() {
 	m.accts = map[string]*Account{}
 	m.orders = map[uint64]*Order{}
 	m.byHash = map[string]*Order{}
-	m.done, m.delayed, m.gtd, m.trades = nil, nil, nil, nil
+	m.done, m.delayed, m.gtd, m.trades, m.sets = nil, nil, nil, nil, nil
 	m.nextOID, m.nextTr, m.lastTS = 1, 1, 0
 	m.mode, m.retry = ModeNormal, 0
 	m.status = map[string]string{}
@@ -125,6 +127,22 @@ type Result struct {
 	Canceled    []string          `json:"canceled,omitempty"`
 	NotCanceled map[string]string `json:"not_canceled,omitempty"`
 	Mode        string            `json:"mode,omitempty"`
+	// Fills are the trades this command made, in order, and Set the
+	// split or merge it did: what the CLOB → ledger feed (clobsvc) turns
+	// into ledger events. Outputs only: never journaled or snapshotted.
+	Fills []Trade `json:"-"`
+	Set   *SetOp  `json:"-"`
+}
+
+// SetOp is an operator split or merge (the chain's complete-set calls).
+// The machine keeps the recent ones so the ledger feed can re-send them.
+type SetOp struct {
+	Cmd    uint64 `json:"cmd"` // engine sequence of the command
+	Time   int64  `json:"time"`
+	Op     string `json:"op"` // OpSplit or OpMerge
+	Addr   string `json:"addr"`
+	Cond   string `json:"cond"`
+	Amount int64  `json:"amount"` // base units (shares of each outcome = micro-USDC)
 }
 
 // PlaceResult answers one order of a place command.
@@ -144,17 +162,26 @@ func (m *Machine) Apply(seq uint64, ts int64, payload []byte, out []Result) []Re
 		ts = m.lastTS
 	}
 	m.lastTS = ts
+	m.cmdSeq = seq
 	m.expire(ts)
 	c, err := Decode(payload)
 	if err != nil {
 		return append(out, Result{Err: clob.E(clob.ErrInvalidPayload)})
 	}
 	var r Result
+	firstTrade := m.nextTr
 	switch c.Op {
 	case OpMarket:
 		r.Err = m.upsertMarket(c.Market)
 	case OpDeposit, OpWithdraw, OpSplit, OpMerge:
 		r.Err = m.money(c)
+		if r.Err == nil && (c.Op == OpSplit || c.Op == OpMerge) {
+			r.Set = &SetOp{Cmd: seq, Time: ts, Op: c.Op, Addr: c.Addr, Cond: c.Cond, Amount: c.Amount}
+			m.sets = append(m.sets, r.Set)
+			if len(m.sets) >= 2*m.cfg.KeepTrades {
+				m.sets = slices.Clone(m.sets[len(m.sets)-m.cfg.KeepTrades:])
+			}
+		}
 	case OpNonce:
 		r = m.incrementNonce(ts, c.Addr)
 	case OpPlace:
@@ -174,6 +201,7 @@ func (m *Machine) Apply(seq uint64, ts int64, payload []byte, out []Result) []Re
 	default:
 		r.Err = clob.E(clob.ErrInvalidPayload)
 	}
+	r.Fills = m.tradesSince(firstTrade)
 	return append(out, r)
 }
 

@@ -43,6 +43,7 @@ type Order struct {
 	Trades     []string `json:"trades,omitempty"`
 	Due        int64    `json:"due,omitempty"` // delayed: ms when it reaches the book
 	Builder    string   `json:"builder,omitempty"`
+	Code       string   `json:"code,omitempty"` // the V2 order's builder field (0x + 64 hex), when not zero
 }
 
 // SideName is "BUY" or "SELL".
@@ -176,7 +177,7 @@ func (m *Machine) check(ts int64, in *OrderInput) (*Order, *clob.Error) {
 	o := &Order{OID: m.nextOID, Hash: in.Hash, Mkt: mk.ID, Outcome: ref.outcome, Token: in.Token, Side: in.Side,
 		Price: p, Orig: size, Type: in.Type, PostOnly: in.PostOnly, Maker: in.Maker, Signer: in.Signer,
 		APIKey: in.APIKey, Expiration: in.Expiration, Created: ts, FeeBps: mk.TakerFeeBps, Status: StatusLive,
-		Builder: in.Builder}
+		Builder: in.Builder, Code: in.Code}
 	// Look up without creating: a refused order must leave no state behind
 	// (memory stays bounded under a spray of unknown makers).
 	a := m.accts[in.Maker]

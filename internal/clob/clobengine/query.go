@@ -140,3 +140,12 @@ func (m *Machine) Pinned() []string {
 	slices.Sort(out)
 	return out
 }
+
+// Sets copies the retained operator splits and merges, oldest first.
+func (m *Machine) Sets() []SetOp {
+	out := make([]SetOp, len(m.sets))
+	for i, s := range m.sets {
+		out[i] = *s
+	}
+	return out
+}

@@ -22,6 +22,7 @@ type state struct {
 	Done     []*Order          `json:"done"`
 	Delayed  []uint64          `json:"delayed"`
 	Trades   []*Trade          `json:"trades"`
+	Sets     []*SetOp          `json:"sets,omitempty"`
 	NextOID  uint64            `json:"next_oid"`
 	NextTr   uint64            `json:"next_tr"`
 	LastTS   int64             `json:"last_ts"`
@@ -37,7 +38,7 @@ type state struct {
 }
 
 func (m *Machine) encode() []byte {
-	s := state{Markets: m.markets, Done: m.done, Delayed: m.delayed, Trades: m.trades, NextOID: m.nextOID,
+	s := state{Markets: m.markets, Done: m.done, Delayed: m.delayed, Trades: m.trades, Sets: m.sets, NextOID: m.nextOID,
 		NextTr: m.nextTr, LastTS: m.lastTS, Mode: m.mode, Retry: m.retry, Status: m.status, Nonce: m.nonce,
 		NonceTS: m.nonceTS, Binding: m.binding, Tiers: m.tiers, Deposits: m.deposits, Fees: m.fees}
 	for _, mk := range m.markets {
@@ -102,7 +103,7 @@ func (m *Machine) Restore(r io.Reader) error {
 			m.addGTD(o)
 		}
 	}
-	m.done, m.delayed, m.trades = s.Done, s.Delayed, s.Trades
+	m.done, m.delayed, m.trades, m.sets = s.Done, s.Delayed, s.Trades, s.Sets
 	m.nextOID, m.nextTr, m.lastTS, m.mode, m.retry = s.NextOID, s.NextTr, s.LastTS, s.Mode, s.Retry
 	m.deposits, m.fees = s.Deposits, s.Fees
 	for dst, src := range map[*map[string]string]map[string]string{&m.status: s.Status, &m.binding: s.Binding} {

@@ -1,6 +1,8 @@
 package clobengine
 
 import (
+	"encoding/hex"
+	"pmx/internal/crypto/keccak"
 	"slices"
 	"strconv"
 
@@ -12,6 +14,7 @@ import (
 // micro-shares; Fee is the taker's fee in collateral units.
 type Trade struct {
 	ID          string `json:"id"`
+	Cmd         uint64 `json:"cmd,omitempty"` // engine sequence of the command that made it (its block on the simulated chain)
 	Seq         uint64 `json:"seq"`
 	Mkt         uint32 `json:"mkt"`
 	Time        int64  `json:"time"`  // ms
@@ -38,6 +41,8 @@ type Trade struct {
 	TakerFeeBps int64  `json:"taker_fee_bps,omitempty"`
 	TakerBuild  string `json:"taker_builder,omitempty"`
 	MakerBuild  string `json:"maker_builder,omitempty"`
+	TakerCode   string `json:"taker_code,omitempty"` // the orders' V2 builder fields
+	MakerCode   string `json:"maker_code,omitempty"`
 }
 
 // settle books one fill of q at the maker's resting book price and returns
@@ -52,11 +57,12 @@ func (m *Machine) settle(ts int64, t, mo *Order, ev book.Event, mk *Market) (str
 	making, taking := m.fill(t, q, pt, fee, mk)
 	m.fees += fee
 	id := "t-" + strconv.FormatUint(m.nextTr, 10)
-	tr := &Trade{ID: id, Seq: m.nextTr, Mkt: mk.ID, Time: ts, Match: uint8(ev.Match), Size: q, Fee: fee,
+	tr := &Trade{ID: id, Cmd: m.cmdSeq, Seq: m.nextTr, Mkt: mk.ID, Time: ts, Match: uint8(ev.Match), Size: q, Fee: fee,
 		TakerOrder: t.Hash, TakerToken: t.Token, TakerSide: t.Side, Price: pt, TakerMaker: t.Maker, TakerSigner: t.Signer,
 		TakerKey: t.APIKey, TakerOut: t.Outcome, MakerOrder: mo.Hash, MakerToken: mo.Token, MakerSide: mo.Side,
 		MakerPrice: pm, MakerAddr: mo.Maker, MakerSigner: mo.Signer, MakerKey: mo.APIKey, MakerOut: mo.Outcome,
-		TakerFeeBps: t.FeeBps, TakerBuild: t.Builder, MakerBuild: mo.Builder}
+		TakerFeeBps: t.FeeBps, TakerBuild: t.Builder, MakerBuild: mo.Builder,
+		TakerCode: t.Code, MakerCode: mo.Code}
 	m.nextTr++
 	m.trades = append(m.trades, tr)
 	if len(m.trades) >= 2*m.cfg.KeepTrades {
@@ -98,4 +104,28 @@ func (m *Machine) fill(o *Order, q, p, fee int64, mk *Market) (gave, got int64) 
 	a.tok(o.Token).Resv -= q
 	a.Coll += cost - fee
 	return q, (cost - fee) / Unit
+}
+
+// tradesSince copies the trades numbered from first on (those the current
+// command made; expiries and delayed entries on a tick included).
+func (m *Machine) tradesSince(first uint64) []Trade {
+	if m.nextTr == first {
+		return nil
+	}
+	i := len(m.trades)
+	for i > 0 && m.trades[i-1].Seq >= first {
+		i--
+	}
+	out := make([]Trade, 0, len(m.trades)-i)
+	for _, t := range m.trades[i:] {
+		out = append(out, *t)
+	}
+	return out
+}
+
+// TxHash is the simulated chain's transaction hash of a trade (the
+// `transaction_hash` of /data/trades and the ledger's `tx_hash`).
+func TxHash(tradeID string) string {
+	h := keccak.String("pmx trade " + tradeID)
+	return "0x" + hex.EncodeToString(h[:])
 }

@@ -56,7 +56,7 @@ func newExchange(t testing.TB, dir string, clk *fixedClock, limits string) *xenv
 	return newExchangeGated(t, dir, clk, limits, nil)
 }
 
-func newExchangeGated(t testing.TB, dir string, clk *fixedClock, limits string, gate chan struct{}) *xenv {
+func newExchangeGated(t testing.TB, dir string, clk *fixedClock, limits string, gate chan struct{}, more ...func(*clobsvc.Options)) *xenv {
 	t.Helper()
 	if dir == "" {
 		dir = t.TempDir()
@@ -65,6 +65,9 @@ func newExchangeGated(t testing.TB, dir string, clk *fixedClock, limits string, 
 		SyncEvery: -1, Limits: limits, Gate: gate}
 	if clk != nil {
 		opt.Clock = clk
+	}
+	for _, f := range more {
+		f(&opt)
 	}
 	svc := clobsvc.Open(opt)
 	if gate == nil {

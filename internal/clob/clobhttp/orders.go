@@ -11,7 +11,6 @@ import (
 	"pmx/internal/clob/clobengine"
 	"pmx/internal/clob/clobsvc"
 	"pmx/internal/crypto/eip712"
-	"pmx/internal/crypto/keccak"
 )
 
 // MaxBatch is the most orders one POST /orders may carry.
@@ -88,6 +87,9 @@ func (h *Handler) prepare(no *clob.NewOrder, k clob.Key, builder string) (cloben
 		TakerAmt: int64(o.TakerAmount), Type: no.OrderType, PostOnly: no.PostOnly, Maker: lower(o.Maker.Hex()),
 		Signer: lower(k.Address.Hex()), APIKey: k.APIKey, Expiration: int64(min(o.Expiration, 1<<40)), Version: o.Version,
 		FeeBps: int64(o.FeeRateBps), SigType: o.SignatureType, NegRisk: ti.NegRisk, Builder: builder}
+	if o.Builder != ([32]byte{}) {
+		in.Code = "0x" + hexLower(o.Builder[:])
+	}
 	if o.Version == 1 {
 		in.Nonce, in.NonceHuge = small(o.Nonce)
 	} else {
@@ -152,10 +154,7 @@ func response(p clobengine.PlaceResult) sendOrderResponse {
 }
 
 // txHash is the simulated chain's transaction hash of a trade.
-func txHash(tradeID string) string {
-	h := keccak.String("pmx trade " + tradeID)
-	return "0x" + hexLower(h[:])
-}
+func txHash(tradeID string) string { return clobengine.TxHash(tradeID) }
 
 func (h *Handler) postOrder(w http.ResponseWriter, r *http.Request) {
 	k, _ := KeyFrom(r.Context())

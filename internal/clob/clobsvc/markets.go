@@ -53,6 +53,10 @@ func CanonicalToken(s string) string {
 
 // SyncMarkets registers new catalog markets and updates changed ones.
 func (s *Service) SyncMarkets(ctx context.Context) error {
+	// One sync at a time: two would both register a new market, and the
+	// refused second could return before the first has indexed it.
+	s.syncMu.Lock()
+	defer s.syncMu.Unlock()
 	ms, err := s.opt.Markets(ctx)
 	if err != nil {
 		return err

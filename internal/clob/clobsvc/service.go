@@ -52,25 +52,32 @@ type Options struct {
 	// Gate, when set, holds the engine's opening until it is closed (tests
 	// use it to observe the replay window).
 	Gate <-chan struct{}
+	// Ledger, when set, receives every fill and operator split/merge as
+	// ledger events (the CLOB → ledger feed, docs/clob.md).
+	Ledger Ledger
 }
 
 // Service is the running exchange.
 type Service struct {
-	opt     Options
-	clock   Clock
-	log     *slog.Logger
-	Domains *clob.Domains
-	eng     atomic.Pointer[engine.Engine[clobengine.Result]]
-	openErr atomic.Pointer[error]
-	ready   chan struct{}
-	markets atomic.Pointer[marketIndex]
-	buckets *tokenbucket.Buckets
-	tiers   sync.Map // signer -> int (computed tier), refreshed every 3 h
-	hbMu    sync.Mutex
-	hb      map[string]time.Time // api key -> last heartbeat
-	hbSeq   atomic.Uint64
-	stop    chan struct{}
-	wg      sync.WaitGroup
+	opt       Options
+	clock     Clock
+	log       *slog.Logger
+	Domains   *clob.Domains
+	eng       atomic.Pointer[engine.Engine[clobengine.Result]]
+	openErr   atomic.Pointer[error]
+	ready     chan struct{}
+	markets   atomic.Pointer[marketIndex]
+	buckets   *tokenbucket.Buckets
+	tiers     sync.Map // signer -> int (computed tier), refreshed every 3 h
+	hbMu      sync.Mutex
+	hb        map[string]time.Time // api key -> last heartbeat
+	hbSeq     atomic.Uint64
+	stop      chan struct{}
+	wg        sync.WaitGroup
+	syncMu    sync.Mutex // serialises SyncMarkets
+	closeOnce sync.Once
+	closeErr  error
+	feedWG    sync.WaitGroup // the ledger feed, which outlives the engine's last command
 }
 
 // ErrNotReady is returned while the journal replays.
@@ -132,9 +139,13 @@ func (s *Service) start() {
 	}
 	s.eng.Store(e)
 	s.refreshIndex()
-	// Ready means "replayed and the catalog's markets registered": a
-	// client told the service is ready finds every book.
+	if s.opt.Ledger != nil {
+		s.feedWG.Add(1)
+		go s.feed(e.Subscribe(feedBuffer))
+	}
 	if s.opt.Markets != nil {
+		// Before Ready: a book route must not 404 a catalog market just
+		// because the first sync has not run yet.
 		if err := s.SyncMarkets(context.Background()); err != nil {
 			s.log.Warn("clob market sync", "err", err)
 		}
@@ -159,15 +170,20 @@ func (s *Service) Err() error {
 	return nil
 }
 
-// Close stops the timers and the engine.
+// Close stops the timers and the engine, then waits for the ledger feed
+// to deliver what the engine applied. Calling it again returns the first
+// call's error.
 func (s *Service) Close() error {
-	<-s.ready
-	close(s.stop)
-	s.wg.Wait()
-	if e := s.eng.Load(); e != nil {
-		return e.Close()
-	}
-	return nil
+	s.closeOnce.Do(func() {
+		<-s.ready
+		close(s.stop)
+		s.wg.Wait()
+		if e := s.eng.Load(); e != nil {
+			s.closeErr = e.Close()
+		}
+		s.feedWG.Wait()
+	})
+	return s.closeErr
 }
 
 // now is the service clock in Unix ms.
