@@ -46,6 +46,14 @@ type Command struct {
 	Mode       string  `json:"mode,omitempty"`
 	RetryAfter int64   `json:"retry,omitempty"` // seconds
 	On         bool    `json:"on,omitempty"`
+
+	// Money out (withdraw.go, transfer.go).
+	WID      uint64 `json:"wid,omitempty"`
+	Status   string `json:"st,omitempty"`
+	Fee      string `json:"fee,omitempty"`
+	To       string `json:"to,omitempty"`
+	Label    string `json:"lbl,omitempty"`
+	Required int64  `json:"req,omitempty"`
 }
 
 // OrderReq is one createOrders item as sent. P and TIF are nil when absent.
@@ -118,6 +126,10 @@ type Event struct {
 	Replay []byte
 	// RetryAfter (seconds) accompanies Err cancel_only_mode / post_only_mode.
 	RetryAfter int64
+	// Money out: withdrawals whose state changed, accounts whose balance a
+	// transfer changed (withdraw.go, transfer.go).
+	Withdrawals []Withdrawal
+	Balances    []string
 }
 
 // AccountFill is a fill update addressed to one account.

@@ -63,6 +63,8 @@ type Machine struct {
 	mods    steps[*PendingMod] // pending modifies (pendmod.go)
 	ccs     steps[*COIDWait]   // cancels-by-coid waiting for a create (coidwait.go)
 
+	mo money // withdrawals and transfers (withdraw.go)
+
 	aud auditState // the perpsaudit build's shadow state (audit_on.go)
 }
 
@@ -104,6 +106,7 @@ func (m *Machine) reset() {
 	m.mode, m.modeRetry = "", 0
 	m.mods = steps[*PendingMod]{next: 1}
 	m.ccs = steps[*COIDWait]{next: 1}
+	m.mo.reset()
 }
 
 // Apply executes one command (engine.Machine). ts is Unix ms; it is made
@@ -151,6 +154,14 @@ func (m *Machine) Apply(seq uint64, ts int64, cmd []byte, out []Event) []Event {
 		m.setMode(c, &ev)
 	case KLiquidating:
 		m.setLiquidating(c, &ev)
+	case KWithdraw:
+		m.withdraw(c, ts, &ev)
+	case KBlock:
+		m.block(ts, &ev)
+	case KWithdrawStatus:
+		m.withdrawStatus(c, &ev)
+	case KTransfer:
+		m.transfer(c, ts, &ev)
 	default:
 		ev.Err = "invalid_command"
 	}

@@ -101,6 +101,7 @@ func (c *Command) Encode() []byte {
 	w.str(tMode, c.Mode)
 	w.int(tRetryAfter, c.RetryAfter)
 	w.flag(tOn, c.On)
+	c.encodeMoney(&w)
 	return w
 }
 
@@ -123,7 +124,8 @@ func DecodeCommand(b []byte) (*Command, error) {
 		switch tag {
 		case tKind:
 			c.Kind = r.known(KCreateOrders, KCancel, KModify, KCancelCOID, KModifyCOID, KCancelAll, KTick, KDeposit,
-				KIndex, KCreateProxy, KDeleteProxy, KCreateInstrument, KConfig, KMode, KLiquidating)
+				KIndex, KCreateProxy, KDeleteProxy, KCreateInstrument, KConfig, KMode, KLiquidating,
+				KWithdraw, KBlock, KWithdrawStatus, KTransfer)
 		case tAccount:
 			c.Account = r.str()
 		case tReplay:
@@ -175,7 +177,9 @@ func DecodeCommand(b []byte) (*Command, error) {
 		case tOn:
 			c.On = true
 		default:
-			r.fail()
+			if !c.decodeMoney(tag, &r) {
+				r.fail()
+			}
 		}
 	}
 	if r.bad {

@@ -15,7 +15,7 @@ func TestRecordKnowsEveryField(t *testing.T) {
 		v    any
 		want string
 	}{
-		{Command{}, "Kind Account Replay Orders Modifies OIDs COIDs IID Instrument Proxy Amount Price Flight Mode RetryAfter On"},
+		{Command{}, "Kind Account Replay Orders Modifies OIDs COIDs IID Instrument Proxy Amount Price Flight Mode RetryAfter On WID Status Fee To Label Required"},
 		{OrderReq{}, "IID Buy P Qty TIF PO RO C TR"},
 		{ModifyReq{}, "OID COID P Qty"},
 		{InstrumentSpec{}, "Symbol Base Category PriceDecimals QtyDecimals MaxLeverage MinNotional MaxPrice"},
@@ -57,6 +57,10 @@ var recordCommands = []*Command{
 	{Kind: KMode, Mode: ModeCancelOnly, RetryAfter: 86400},
 	{Kind: KLiquidating, Account: acA, On: true},
 	{Kind: KTick},
+	{Kind: KWithdraw, Account: acA, Replay: bytes.Repeat([]byte{8}, 32), Amount: "10", Fee: "1", To: acB, Required: 3},
+	{Kind: KWithdrawStatus, WID: 1<<64 - 1, Status: WFailed},
+	{Kind: KBlock},
+	{Kind: KTransfer, Account: acA, To: acB, Amount: "1.5", Label: "é\x00"},
 	{},
 }
 

@@ -33,12 +33,17 @@ type state struct {
 	CCs       []*COIDWait   `json:"ccs,omitempty"` // coidwait.go
 	CCsDone   []*COIDWait   `json:"ccs_done,omitempty"`
 	NextCC    uint64        `json:"next_cc,omitempty"`
+	// Money out (withdraw.go); absent when empty.
+	Withdrawals []*Withdrawal `json:"withdrawals,omitempty"`
+	Transfers   []*Transfer   `json:"transfers,omitempty"`
+	Refused     []Refusal     `json:"refused,omitempty"`
 }
 
 func (m *Machine) encode() []byte {
 	s := state{NextOID: m.nextOID, NextTID: m.nextTID, NextAcct: m.nextAcct, NextDep: m.nextDep, LastTS: m.lastTS,
 		Flight: m.fl, Mode: m.mode, ModeRetry: m.modeRetry, Mods: m.mods.pend,
-		ModsDone: m.mods.done, CCs: m.ccs.pend, CCsDone: m.ccs.done}
+		ModsDone: m.mods.done, CCs: m.ccs.pend, CCsDone: m.ccs.done,
+		Withdrawals: m.mo.wds, Transfers: m.mo.trs, Refused: m.mo.refused}
 	if m.mods.next > 1 {
 		s.NextMod = m.mods.next
 	}
@@ -124,6 +129,7 @@ func (m *Machine) Restore(r io.Reader) error {
 	if s.NextCC > 0 {
 		m.ccs.next = s.NextCC
 	}
+	m.mo.restore(s.Withdrawals, s.Transfers, s.Refused)
 	m.auditRestored()
 	return nil
 }

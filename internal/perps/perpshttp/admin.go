@@ -16,6 +16,7 @@ func (s *Server) Handler() http.Handler {
 	s.routes(mux)
 	s.accountRoutes(mux)
 	s.tradeRoutes(mux)
+	s.moneyRoutes(mux)
 	mux.HandleFunc("GET /v1/ws", s.wsHandler)
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeCatalogued(w, perpsvc.E(perpsvc.CodeNotFound, ""), false)
@@ -34,6 +35,7 @@ func (s *Server) AdminRoutes() map[string]http.Handler {
 		"GET /admin/perps/mode":         http.HandlerFunc(s.adminGetMode),
 		"POST /admin/perps/mode":        http.HandlerFunc(s.adminSetMode),
 		"GET /admin/perps/flight":       http.HandlerFunc(s.adminGetFlight),
+		"POST /admin/perps/withdrawals": http.HandlerFunc(s.adminWithdrawalStatus),
 	}
 }
 

@@ -26,6 +26,8 @@ type Options struct {
 	Clock func() time.Time
 	// DomainName is the EIP-712 domain name (default "Polymarket").
 	DomainName string
+	// Money: withdrawal fee, confirmations and block time (perpsvc.MoneyOptions).
+	Money perpsvc.MoneyOptions
 	// KnownKeys is perpsauth.Config.KnownKeys (0: default 256, <0: off).
 	KnownKeys int
 	// MaxModifies per order (default 10,000); tests lower it.
@@ -103,7 +105,8 @@ func New(opt Options) (*Server, error) {
 		KnownKeys: opt.KnownKeys, MaxModifies: opt.MaxModifies, ActionBudget: opt.ActionBudget,
 		SnapshotEvery: opt.SnapshotEvery, RiskDelay: opt.RiskDelay, AcceptDelay: opt.AcceptDelay,
 		TakerDelay: opt.TakerDelay, ModifyDelay: opt.ModifyDelay, NoHeldCancels: opt.NoHeldCancels,
-		COIDWait: opt.COIDWait, GroupLinger: opt.GroupLinger, QueueWait: opt.queueWait})
+		COIDWait: opt.COIDWait, GroupLinger: opt.GroupLinger, QueueWait: opt.queueWait,
+		Money: opt.Money})
 	if err != nil {
 		return nil, err
 	}

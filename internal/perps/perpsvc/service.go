@@ -51,6 +51,8 @@ type Options struct {
 	// charged, before its deadline check (the time a command can spend
 	// waiting before it is sequenced).
 	QueueWait func()
+	// Money configures withdrawals and the simulated chain (withdraw.go).
+	Money MoneyOptions
 }
 
 // Service is one perps exchange over one engine.
@@ -132,6 +134,7 @@ func New(opt Options) (*Service, error) {
 	if pump {
 		go s.pump(s.stop)
 	}
+	s.startChain()
 	return s, nil
 }
 
