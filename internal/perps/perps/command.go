@@ -129,7 +129,8 @@ type Event struct {
 	// Money out: withdrawals whose state changed, accounts whose balance a
 	// transfer changed (withdraw.go, transfer.go).
 	Withdrawals []Withdrawal
-	Balances    []string
+	Deposits    []DepositUpdate
+	Balances    []AccountBalance
 }
 
 // AccountFill is a fill update addressed to one account.

@@ -246,7 +246,8 @@ func (m *Machine) deposit(c *Command, ts int64, ev *Event) {
 	a := m.account(c.Account, ts)
 	a.Balance += amt // fits: checked above (a new account starts at 0)
 	m.auditCredit(a, amt)
-	a.Deposits = append(a.Deposits, Deposit{ID: m.nextDep, Amount: amt, TS: ts})
+	a.Deposits = append(a.Deposits, Deposit{ID: m.nextDep, Amount: amt, TS: ts, Req: max(c.Required, 0)})
+	m.depositMade(a, ts, ev)
 	ev.ID = m.nextDep
 	m.nextDep++
 }

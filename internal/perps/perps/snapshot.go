@@ -130,6 +130,7 @@ func (m *Machine) Restore(r io.Reader) error {
 		m.ccs.next = s.NextCC
 	}
 	m.mo.restore(s.Withdrawals, s.Transfers, s.Refused)
+	m.restoreDeposits()
 	m.auditRestored()
 	return nil
 }

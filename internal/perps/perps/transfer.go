@@ -47,7 +47,7 @@ func (m *Machine) transfer(c *Command, ts int64, ev *Event) {
 		m.mo.byReplay[transferReplayPrefix+string(c.Replay)] = id
 	}
 	ev.ID = id
-	ev.Balances = append(ev.Balances, c.Account, c.To)
+	ev.Balances = append(ev.Balances, m.balanceOf(from), m.balanceOf(to))
 }
 
 // TransferOutcome is OutcomeByReplay for a transfer's replay key.

@@ -71,6 +71,7 @@ type money struct {
 	pending  []*Withdrawal // status pending, by id
 	trs      []*Transfer   // by id; ids are 1..len
 	refused  []Refusal
+	deps     []depRef // deposits awaiting confirmations, by id
 	byReplay map[string]uint64 // replay key → withdrawal id; transferReplayPrefix+key → transfer id
 }
 
@@ -142,10 +143,12 @@ func (m *Machine) withdraw(c *Command, ts int64, ev *Event) {
 	}
 	ev.ID = id
 	ev.Withdrawals = append(ev.Withdrawals, *w)
+	ev.Balances = append(ev.Balances, m.balanceOf(a))
 }
 
 // block mines one simulated block.
 func (m *Machine) block(ts int64, ev *Event) {
+	m.confirmDeposits(ts, ev)
 	keep := m.mo.pending[:0]
 	for _, w := range m.mo.pending {
 		w.Conf++
@@ -195,10 +198,11 @@ func (m *Machine) withdrawStatus(c *Command, ev *Event) {
 	}
 	ev.ID = w.ID
 	ev.Withdrawals = append(ev.Withdrawals, *w)
+	ev.Balances = append(ev.Balances, m.balanceOf(a))
 }
 
 // PendingWithdrawals is how many withdrawals await blocks.
-func (m *Machine) PendingWithdrawals() int { return len(m.mo.pending) }
+func (m *Machine) PendingWithdrawals() int { return len(m.mo.pending) + len(m.mo.deps) }
 
 // WithdrawalWire is the contract's withdrawal object.
 type WithdrawalWire struct {
@@ -246,6 +250,7 @@ func (m *Machine) WithdrawalsOf(acct, status, hash string, start, end int64, lim
 
 func (mo *money) restore(wds []*Withdrawal, trs []*Transfer, refused []Refusal) {
 	mo.wds, mo.trs, mo.refused = wds, trs, refused
+	mo.deps = nil // re-derived by the machine from the accounts (restoreDeposits)
 	for _, w := range wds {
 		if w.Status == WPending {
 			mo.pending = append(mo.pending, w)

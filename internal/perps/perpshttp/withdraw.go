@@ -15,6 +15,7 @@ func (s *Server) moneyRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("POST /v1/account/internal-transfer", s.internalTransfer)
 	s.privRoute(mux, "GET /v1/account/withdrawals", 10, s.withdrawals)
 	s.privRoute(mux, "GET /v1/account/internal-transfers", 10, s.transfers)
+	s.privRoute(mux, "GET /v1/account/deposits", 10, s.deposits)
 }
 
 // privRoute registers a header-authenticated read of a fixed request weight.
@@ -106,6 +107,30 @@ func (s *Server) withdrawals(w http.ResponseWriter, r *http.Request, acct string
 	hash := q.Get("hash")
 	viewJSON(s, w, func(m *perps.Machine) (p page[perps.WithdrawalWire]) {
 		p.Data, p.More = m.WithdrawalsOf(acct, st, hash, start, end, 100)
+		return p
+	})
+}
+
+func (s *Server) deposits(w http.ResponseWriter, r *http.Request, acct string) {
+	q := r.URL.Query()
+	st := q.Get("status")
+	if st == "" {
+		st = q.Get("deposit_status")
+	}
+	switch st {
+	case "", perps.WPending, perps.WConfirmed, perps.WRemoved:
+	default:
+		writeCatalogued(w, perpsvc.E(perpsvc.CodeInvalidQuery, "deposit_status: unknown variant `"+st+
+			"`, expected one of `pending`, `confirmed`, `removed`"), false)
+		return
+	}
+	start, end, ok := s.moneyWindow(w, r)
+	if !ok {
+		return
+	}
+	hash := q.Get("hash")
+	viewJSON(s, w, func(m *perps.Machine) (p page[perps.DepositWire]) {
+		p.Data, p.More = m.DepositsOf(acct, st, hash, start, end, 100)
 		return p
 	})
 }

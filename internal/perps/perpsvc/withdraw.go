@@ -228,3 +228,63 @@ func (s *Service) startChain() {
 		}
 	}()
 }
+
+// wsWithdrawal and wsDeposit are the withdrawals and deposits channel items
+// (perps.md §8.6).
+type wsWithdrawal struct {
+	ID     uint64 `json:"withdraw_id"`
+	Asset  string `json:"asset"`
+	Amount string `json:"amount"`
+	Fee    string `json:"fee"`
+	To     string `json:"to"`
+	Status string `json:"status"`
+	Hash   string `json:"hash"`
+}
+
+type wsDeposit struct {
+	Hash   string `json:"hash"`
+	Asset  string `json:"asset"`
+	Amount string `json:"amount"`
+	Status string `json:"status"`
+}
+
+// dispatchMoney pushes withdrawal and deposit status changes (one array per
+// account per event) and the balances they changed, at once (besides the
+// 5 s balances snapshot).
+func (s *Service) dispatchMoney(buf []*Session, ev *perps.Event, ets int64) []*Session {
+	for i := 0; i < len(ev.Withdrawals); {
+		j := i
+		for j < len(ev.Withdrawals) && ev.Withdrawals[j].Account == ev.Withdrawals[i].Account {
+			j++
+		}
+		run := ev.Withdrawals[i:j]
+		buf = s.send(buf, "withdrawals", "", run[0].Account, ets, func() []byte {
+			out := make([]wsWithdrawal, len(run))
+			for k := range run {
+				w := run[k].Wire()
+				out[k] = wsWithdrawal{ID: w.ID, Asset: w.Asset, Amount: w.Amount, Fee: w.Fee, To: w.To, Status: w.Status, Hash: w.Hash}
+			}
+			return marshal(out)
+		})
+		i = j
+	}
+	for i := 0; i < len(ev.Deposits); {
+		j := i
+		for j < len(ev.Deposits) && ev.Deposits[j].Account == ev.Deposits[i].Account {
+			j++
+		}
+		run := ev.Deposits[i:j]
+		buf = s.send(buf, "deposits", "", run[0].Account, ets, func() []byte {
+			out := make([]wsDeposit, len(run))
+			for k, d := range run {
+				out[k] = wsDeposit{Hash: d.Deposit.Hash, Asset: d.Deposit.Asset, Amount: d.Deposit.Amount, Status: d.Deposit.Status}
+			}
+			return marshal(out)
+		})
+		i = j
+	}
+	for _, b := range ev.Balances {
+		buf = s.send(buf, "balances", "", b.Account, ets, func() []byte { return marshal(b.Balance) })
+	}
+	return buf
+}
