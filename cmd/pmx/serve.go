@@ -27,6 +27,7 @@ import (
 	"pmx/internal/data/sqlite"
 	"pmx/internal/demo"
 	"pmx/internal/perps/perpshttp"
+	"pmx/internal/perps/perpsvc"
 	"pmx/internal/ratelimit"
 	"pmx/internal/server"
 )
@@ -124,7 +125,8 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return perpshttp.New(perpshttp.Options{Dir: dd.File("perps"), Log: log,
 			RiskDelay: cfg.PerpsRiskDelay, AcceptDelay: cfg.PerpsAcceptDelay, TakerDelay: cfg.PerpsTakerDelay,
 			ModifyDelay: cfg.PerpsModifyDelay, COIDWait: cfg.PerpsCOIDWait, NoHeldCancels: !cfg.PerpsHeldCancels,
-			KnownKeys: cmp.Or(cfg.PerpsKnownKeys, -1)})
+			KnownKeys: cmp.Or(cfg.PerpsKnownKeys, -1),
+			Money:     perpsvc.MoneyOptions{BlockTime: cfg.PerpsBlockTime, WithdrawFee: cfg.PerpsWithdrawFee}})
 	})
 	if err != nil {
 		return err

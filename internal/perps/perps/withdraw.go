@@ -71,7 +71,7 @@ type money struct {
 	pending  []*Withdrawal // status pending, by id
 	trs      []*Transfer   // by id; ids are 1..len
 	refused  []Refusal
-	deps     []depRef // deposits awaiting confirmations, by id
+	deps     []depRef          // deposits awaiting confirmations, by id
 	byReplay map[string]uint64 // replay key → withdrawal id; transferReplayPrefix+key → transfer id
 }
 
