@@ -1,6 +1,7 @@
 package perps
 
 import (
+	"cmp"
 	"crypto/sha256"
 	"encoding/hex"
 	"sort"
@@ -10,7 +11,8 @@ import (
 // The operator deposit is the stand-in for an on-chain deposit: it credits
 // the account at once (the operator vouches for it) and its record is
 // pending until the simulated chain (withdraw.go) has given it Req
-// confirmations; the first block mines it (its hash appears).
+// confirmations. A deposit is seen on chain, so its hash exists from the
+// start (the official client requires one).
 
 type depRef struct {
 	Addr string
@@ -37,6 +39,7 @@ func (m *Machine) balanceOf(a *Account) AccountBalance {
 func (m *Machine) depositMade(a *Account, ts int64, ev *Event) {
 	d := &a.Deposits[len(a.Deposits)-1]
 	if d.Req > 0 {
+		d.Hash = depositHash(d.ID, a.Addr)
 		m.mo.deps = append(m.mo.deps, depRef{Addr: a.Addr, ID: d.ID})
 	}
 	ev.Deposits = append(ev.Deposits, DepositUpdate{Account: a.Addr, Deposit: d.Wire(a.Addr)})
@@ -54,10 +57,6 @@ func (m *Machine) confirmDeposits(ts int64, ev *Event) {
 	for _, r := range m.mo.deps {
 		d := m.findDeposit(r)
 		d.Conf++
-		if d.Hash == "" {
-			h := sha256.Sum256([]byte("pmx-deposit:" + strconv.FormatUint(d.ID, 10) + ":" + r.Addr))
-			d.Hash = "0x" + hex.EncodeToString(h[:])
-		}
 		if d.Conf >= d.Req {
 			d.Confirmed = ts
 		} else {
@@ -66,6 +65,11 @@ func (m *Machine) confirmDeposits(ts int64, ev *Event) {
 		ev.Deposits = append(ev.Deposits, DepositUpdate{Account: r.Addr, Deposit: d.Wire(r.Addr)})
 	}
 	m.mo.deps = keep
+}
+
+func depositHash(id uint64, addr string) string {
+	h := sha256.Sum256([]byte("pmx-deposit:" + strconv.FormatUint(id, 10) + ":" + addr))
+	return "0x" + hex.EncodeToString(h[:])
 }
 
 func (m *Machine) restoreDeposits() {
@@ -97,12 +101,9 @@ type DepositWire struct {
 
 // Wire is d in the contract's shape.
 func (d *Deposit) Wire(addr string) DepositWire {
-	w := DepositWire{ID: d.ID, Hash: d.Hash, Asset: Asset, Amount: FormatMicro(d.Amount),
+	w := DepositWire{ID: d.ID, Hash: cmp.Or(d.Hash, depositHash(d.ID, addr)), Asset: Asset, Amount: FormatMicro(d.Amount),
 		From: "0x0000000000000000000000000000000000000000", To: addr, Status: WConfirmed, Conf: d.Conf, Req: d.Req,
 		Created: d.TS, Confirmed: d.Confirmed}
-	if w.Hash == "" {
-		w.Hash = "0x"
-	}
 	if d.Conf < d.Req {
 		w.Status = WPending
 	} else if d.Req == 0 {

@@ -41,7 +41,7 @@ func TestOperatorDepositIsPendingThenConfirmed(t *testing.T) {
 		t.Fatalf("deposits %+v", rows)
 	}
 	d := rows[0]
-	if d.Status != "pending" || d.Hash != "0x" || d.Conf != 0 || d.Req != 3 || d.Amount != "100" || d.Asset != "pUSD" ||
+	if d.Status != "pending" || len(d.Hash) != 66 || d.Conf != 0 || d.Req != 3 || d.Amount != "100" || d.Asset != "pUSD" ||
 		d.To != a.owner.hex || d.Created != t0 || d.Confirmed != 0 {
 		t.Fatalf("pending deposit %+v", d)
 	}
@@ -96,7 +96,7 @@ func TestWebSocketMoneyChannelsCarryUpdates(t *testing.T) {
 	}
 	e.adminPost("/admin/perps/deposits", fmt.Sprintf(`{"address":%q,"amount":"100"}`, a.owner.hex))
 	_, d := ws.pushOn("deposits")
-	if string(d) != `[{"hash":"0x","asset":"pUSD","amount":"100","status":"pending"}]` {
+	if !strings.HasPrefix(string(d), `[{"hash":"0x`) || !strings.HasSuffix(string(d), `","asset":"pUSD","amount":"100","status":"pending"}]`) || len(d) != len(`[{"hash":"","asset":"pUSD","amount":"100","status":"pending"}]`)+66 {
 		t.Fatalf("deposit push %s", d)
 	}
 	_, bal := ws.pushOn("balances")

@@ -26,6 +26,9 @@ type Options struct {
 	Clock func() time.Time
 	// DomainName is the EIP-712 domain name (default "Polymarket").
 	DomainName string
+	// WSAckGap is the pause between a WebSocket trading ack and the pushes
+	// it caused (default DefaultAckGap; negative: none).
+	WSAckGap time.Duration
 	// Money: withdrawal fee, confirmations and block time (perpsvc.MoneyOptions).
 	Money perpsvc.MoneyOptions
 	// KnownKeys is perpsauth.Config.KnownKeys (0: default 256, <0: off).
@@ -97,6 +100,9 @@ func New(opt Options) (*Server, error) {
 	}
 	if opt.WSIdle <= 0 {
 		opt.WSIdle = 65 * time.Second
+	}
+	if opt.WSAckGap == 0 {
+		opt.WSAckGap = DefaultAckGap
 	}
 	if opt.WSMessages <= 0 {
 		opt.WSMessages = 1000

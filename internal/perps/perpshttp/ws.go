@@ -13,10 +13,12 @@ import (
 	"pmx/internal/perps/perpsvc"
 )
 
-// ackGap separates a trading post's ack from the pushes it caused: the
-// official client registers its wait for the order's first push only after
-// it has processed the ack, so both must not reach it in one read.
-const ackGap = 25 * time.Millisecond
+// DefaultAckGap separates a trading post's ack from the pushes it caused
+// (Options.WSAckGap): the official client registers its wait for the order's
+// first push only after it has processed the ack, so both must not reach it
+// in one read. 25 ms still failed on a loaded machine; production answers in
+// about 100 ms, so the default matches that.
+const DefaultAckGap = 100 * time.Millisecond
 
 // wsConn is one WebSocket connection: the socket and its service session.
 type wsConn struct {
@@ -88,8 +90,10 @@ func (c *wsConn) writer(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		case b := <-c.sess.Out():
-			if b == nil { // pause marker: see ackGap
-				time.Sleep(ackGap)
+			if b == nil { // pause marker: see DefaultAckGap
+				if gap := c.s.opt.WSAckGap; gap > 0 {
+					time.Sleep(gap)
+				}
 				continue
 			}
 			wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
