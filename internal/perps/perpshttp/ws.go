@@ -1,6 +1,7 @@
 package perpshttp
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"net/http"
@@ -85,16 +86,24 @@ func (s *Server) wsHandler(w http.ResponseWriter, r *http.Request) {
 }
 
 func (c *wsConn) writer(ctx context.Context) {
+	var quiet time.Time // no push before this: the ack gap (DefaultAckGap)
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case b := <-c.sess.Out():
-			if b == nil { // pause marker: see DefaultAckGap
+			if b == nil { // pause marker after a trading ack
 				if gap := c.s.opt.WSAckGap; gap > 0 {
-					time.Sleep(gap)
+					quiet = time.Now().Add(gap)
 				}
 				continue
+			}
+			// A push (replies start {"id") waits out the gap, whether it was
+			// held for the post or the fan-out delivered it after the ack.
+			if bytes.HasPrefix(b, []byte(`{"ch"`)) {
+				if d := time.Until(quiet); d > 0 {
+					time.Sleep(d)
+				}
 			}
 			wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 			err := c.c.Write(wctx, websocket.MessageText, b)
