@@ -16,6 +16,17 @@ func (s *Server) moneyRoutes(mux *http.ServeMux) {
 	s.privRoute(mux, "GET /v1/account/withdrawals", 10, s.withdrawals)
 	s.privRoute(mux, "GET /v1/account/internal-transfers", 10, s.transfers)
 	s.privRoute(mux, "GET /v1/account/deposits", 10, s.deposits)
+	mux.HandleFunc("GET /v1/info/portfolio", func(w http.ResponseWriter, r *http.Request) {
+		if !s.chargeIP(w, r, 5, false) {
+			return
+		}
+		a, ok := parseAddr(w, r.URL.Query().Get("address"))
+		if !ok {
+			return
+		}
+		now := s.now().UnixMilli()
+		viewJSON(s, w, func(m *perps.Machine) perps.PublicPortfolio { return m.PublicPortfolioOf(a, now) })
+	})
 }
 
 // privRoute registers a header-authenticated read of a fixed request weight.
