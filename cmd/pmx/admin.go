@@ -30,6 +30,7 @@ Operator commands over the admin listener (token read from DIR/admin.token).
   mode --set normal|cancel_only|post_only [--retry-after S]
                                             set it (exchange-wide; journaled)
   flight                                    show the perps in-flight windows in force
+  clob ...                                  CLOB operator stand-ins (pmx admin clob for the list)
 
 Each prints the server's JSON answer; a refused command exits non-zero.
 'pmx admin COMMAND -h' describes one command.
@@ -94,6 +95,8 @@ func adminCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return c.index(ctx, rest[1:], stdout, stderr)
 	case rest[0] == "mode":
 		return c.mode(ctx, rest[1:], stdout, stderr)
+	case rest[0] == "clob":
+		return c.clob(ctx, rest[1:], stdout, stderr)
 	case rest[0] == "flight":
 		return c.do(ctx, "GET", "/admin/perps/flight", nil, stdout)
 	}

@@ -71,7 +71,7 @@ func ingestCmd(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		if err != nil {
 			return err
 		}
-		if err := st.catalog.ImportEvents(ctx, evs); err != nil {
+		if err := st.pipeline.ImportEvents(ctx, evs); err != nil { // the venue trades them too
 			return err
 		}
 		fmt.Fprintf(stdout, "imported %d catalog events\n", len(evs))

@@ -24,6 +24,10 @@ Usage:
                                   apply a ledger file to the data dir atomically
   pmx admin  [--admin-url URL] [--data-dir DIR] COMMAND
                                   operator commands (perps instruments, deposits, index)
+  pmx migrate --store postgres://...
+                                  create or update the PostgreSQL schemas (data, catalog, CLOB)
+  pmx copy   --from file:DATA-DIR --to postgres://...
+                                  move an embedded data dir into an empty PostgreSQL database
   pmx bench  [--clients N] [--duration D] URL...
                                   drive running listeners, print latency percentiles
   pmx trade  COMMAND [flags]      sign and send perps requests (a proxy key, orders)
@@ -66,6 +70,10 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return ingestCmd(ctx, args[1:], stdout, stderr)
 	case "admin":
 		return adminCmd(ctx, args[1:], stdout, stderr)
+	case "migrate":
+		return migrateCmd(ctx, args[1:], stdout, stderr)
+	case "copy":
+		return copyCmd(ctx, args[1:], stdout, stderr)
 	case "bench":
 		return benchCmd(ctx, args[1:], stdout, stderr)
 	case "trade":

@@ -226,7 +226,10 @@ func TestCatalogLiveFieldsChangeAfterATradeIsIngested(t *testing.T) {
 	}
 	before := market()
 	now := time.Now().Unix()
-	trade := `{"kind":"trade","tx_hash":"0x` + strings.Repeat("01", 32) + `","log_index":1,"block_number":10,"timestamp":` +
+	// The maker splits first: nobody sells shares they do not hold (docs/ledger-events.md).
+	trade := `{"kind":"split","tx_hash":"0x` + strings.Repeat("02", 32) + `","log_index":0,"block_number":10,"timestamp":` +
+		strconv.FormatInt(now-61, 10) + `,"user":"0x` + strings.Repeat("0a", 20) + `","condition_id":"` + cond + `","amount":"40"}` + "\n" +
+		`{"kind":"trade","tx_hash":"0x` + strings.Repeat("01", 32) + `","log_index":1,"block_number":10,"timestamp":` +
 		strconv.FormatInt(now-60, 10) + `,"token_id":"71","maker":"0x` + strings.Repeat("0a", 20) + `","taker":"0x` +
 		strings.Repeat("0b", 20) + `","side":"BUY","price":"0.25","size":"40"}` + "\n"
 	postLedger(t, urls["admin"], token, trade)

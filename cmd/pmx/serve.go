@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"database/sql"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -20,10 +19,10 @@ import (
 	"pmx/internal/catalog/catalog"
 	"pmx/internal/catalog/catalogsql"
 	"pmx/internal/clob/clobhttp"
-	"pmx/internal/clob/clobsql"
 	"pmx/internal/config"
 	"pmx/internal/data/dataapi"
 	"pmx/internal/data/ingest"
+	"pmx/internal/data/postgres"
 	"pmx/internal/data/sqlite"
 	"pmx/internal/demo"
 	"pmx/internal/perps/perpshttp"
@@ -70,15 +69,21 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	// and until the services are ready each listener answers 503 "starting".
 	metrics := server.NewMetrics()
 	var dataG, catalogG, clobG, perpsG, adminG gate
-	g := &server.Group{Log: log, Metrics: metrics, Listeners: []*server.Listener{
-		{Name: "data", Addr: cfg.DataAddr, Handler: &dataG, ServesOK: true,
-			Wrap: dataapi.Trace, Refuse: dataapi.Refuse, Body: readOnlyBody},
-		{Name: "catalog", Addr: cfg.CatalogAddr, Handler: &catalogG, ServesOK: true, Refuse: catalog.Refuse, Body: readOnlyBody},
-		{Name: "clob", Addr: cfg.ClobAddr, Handler: &clobG, ServesOK: true, Refuse: clobhttp.Refuse},
-		{Name: "perps", Addr: cfg.PerpsAddr, Handler: &perpsG, ServesOK: true, ConnContext: perpshttp.ConnContext,
-			Refuse: perpshttp.Refuse},
-		{Name: "admin", Addr: cfg.AdminAddr, Handler: &adminG, ServesOK: true, Refuse: adminRefuse, Body: adminBody},
-	}}
+	var listeners []*server.Listener
+	if serves(cfg.Role, "data") {
+		listeners = append(listeners,
+			&server.Listener{Name: "data", Addr: cfg.DataAddr, Handler: &dataG, ServesOK: true,
+				Wrap: dataapi.Trace, Refuse: dataapi.Refuse, Body: readOnlyBody},
+			&server.Listener{Name: "catalog", Addr: cfg.CatalogAddr, Handler: &catalogG, ServesOK: true, Refuse: catalog.Refuse, Body: readOnlyBody})
+	}
+	if serves(cfg.Role, "clob") { // not on a read node: the exchanges and their journals live on the writer
+		listeners = append(listeners,
+			&server.Listener{Name: "clob", Addr: cfg.ClobAddr, Handler: &clobG, ServesOK: true, Refuse: clobhttp.Refuse},
+			&server.Listener{Name: "perps", Addr: cfg.PerpsAddr, Handler: &perpsG, ServesOK: true, ConnContext: perpshttp.ConnContext,
+				Refuse: perpshttp.Refuse})
+	}
+	listeners = append(listeners, &server.Listener{Name: "admin", Addr: cfg.AdminAddr, Handler: &adminG, ServesOK: true, Refuse: adminRefuse, Body: adminBody})
+	g := &server.Group{Log: log, Metrics: metrics, Listeners: listeners}
 	if err := g.Start(); err != nil {
 		return err
 	}
@@ -93,15 +98,24 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		testHookBound(g)
 	}
 
-	dbPath := dd.File(dbFile)
-	if _, err := os.Stat(dbPath); errors.Is(err, os.ErrNotExist) && cfg.Demo {
-		if err := loadDemo(ctx, dbPath, cfg.DemoSeed, cfg.DemoScale, time.Now().Unix(), stderr, log); err != nil {
-			return fmt.Errorf("loading demo world: %w", err)
-		}
+	openFile := func(dbPath string) func() (*stores, error) {
+		return func() (*stores, error) { return openStores(ctx, dbPath, nil) }
 	}
-	stores, err := step(log, "opening the data store", func() (*stores, error) { return openStores(ctx, dbPath, nil) })
-	if err != nil {
-		return err
+	var stores *stores
+	if cfg.Store != "" { // PostgreSQL (store.go): the cursor key is the deployment's
+		if stores, cursorKey, err = pgServe(ctx, cfg, stderr, log); err != nil {
+			return err
+		}
+	} else {
+		dbPath := dd.File(dbFile)
+		if _, err := os.Stat(dbPath); errors.Is(err, os.ErrNotExist) && cfg.Demo {
+			if err := loadDemo(ctx, dbPath, cfg.DemoSeed, cfg.DemoScale, time.Now().Unix(), stderr, log); err != nil {
+				return fmt.Errorf("loading demo world: %w", err)
+			}
+		}
+		if stores, err = step(log, "opening the data store", openFile(dbPath)); err != nil {
+			return err
+		}
 	}
 	defer stores.Close()
 	st := stores.data
@@ -111,43 +125,54 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		dataOpts.Limits = &ratelimit.Config{}
 	}
 	data := dataapi.New(dataOpts)
+	metrics.Registry.MustRegister(data.Collectors()...) // the page cache's bytes, hits, evictions
 	catLimiter, err := ratelimit.New(ratelimit.CatalogDefaults(), nil)
 	if err != nil {
 		return err
 	}
 	catalogAPI := catalog.NewHandler(stores.catalog, catalog.Options{Live: st, Log: log})
-	clobAPI, clobLimiter, err := newCLOB(ctx, dd, stores, log)
-	if err != nil {
-		return err
+	adminRoutes := map[string]http.Handler{"POST /admin/catalog": catalog.ImportHandler(stores.pipeline)}
+	if serves(cfg.Role, "clob") {
+		clobAPI, clobLimiter, clobSvc, err := newCLOB(ctx, dd, stores, cfg, log)
+		if err != nil {
+			return err
+		}
+		defer clobSvc.Close() // after the listeners have shut down
+		perpsSrv, err := step(log, "opening the perps exchange (replaying its journal)", func() (*perpshttp.Server, error) {
+			return perpshttp.New(perpshttp.Options{Dir: dd.File("perps"), Log: log,
+				RiskDelay: cfg.PerpsRiskDelay, AcceptDelay: cfg.PerpsAcceptDelay, TakerDelay: cfg.PerpsTakerDelay,
+				ModifyDelay: cfg.PerpsModifyDelay, COIDWait: cfg.PerpsCOIDWait, NoHeldCancels: !cfg.PerpsHeldCancels,
+				KnownKeys: cmp.Or(cfg.PerpsKnownKeys, -1),
+				Money:     perpsvc.MoneyOptions{BlockTime: cfg.PerpsBlockTime, WithdrawFee: cfg.PerpsWithdrawFee}})
+		})
+		if err != nil {
+			return err
+		}
+		defer perpsSrv.Close() // after the listeners have shut down (defers run last-in first-out)
+		for how, i := range map[string]int{"recovered": 0, "known_key": 1} {
+			metrics.CounterFunc("pmx_perps_signers_total", "Signed perps requests whose signer was found by recovery or by the connection's known key.",
+				map[string]string{"how": how}, func() float64 { return float64(perpsSrv.SignerStats()[i]) })
+		}
+		stopMM, err := startPerpsDemo(perpsSrv, cfg, log)
+		if err != nil {
+			return err
+		}
+		defer stopMM() // before perpsSrv.Close
+		maps.Copy(adminRoutes, perpsSrv.AdminRoutes())
+		maps.Copy(adminRoutes, clobhttp.AdminRoutes(clobSvc))
+		stopCLOBMM := startCLOBDemo(ctx, clobSvc, cfg, log)
+		defer stopCLOBMM()
+		clobG.ready(clobAPI, false, ipLimit(cfg.IPLimits, ratelimit.Middleware{L: clobLimiter, Reject: clobhttp.RateLimited}))
+		// The perps listener limits by request weight itself (429, no delay).
+		perpsG.ready(perpsSrv.Handler(), false, nil)
 	}
 
-	perpsSrv, err := step(log, "opening the perps exchange (replaying its journal)", func() (*perpshttp.Server, error) {
-		return perpshttp.New(perpshttp.Options{Dir: dd.File("perps"), Log: log,
-			RiskDelay: cfg.PerpsRiskDelay, AcceptDelay: cfg.PerpsAcceptDelay, TakerDelay: cfg.PerpsTakerDelay,
-			ModifyDelay: cfg.PerpsModifyDelay, COIDWait: cfg.PerpsCOIDWait, NoHeldCancels: !cfg.PerpsHeldCancels,
-			KnownKeys: cmp.Or(cfg.PerpsKnownKeys, -1),
-			Money:     perpsvc.MoneyOptions{BlockTime: cfg.PerpsBlockTime, WithdrawFee: cfg.PerpsWithdrawFee}})
-	})
-	if err != nil {
-		return err
-	}
-	defer perpsSrv.Close() // after the listeners have shut down (defers run last-in first-out)
-	for how, i := range map[string]int{"recovered": 0, "known_key": 1} {
-		metrics.CounterFunc("pmx_perps_signers_total", "Signed perps requests whose signer was found by recovery or by the connection's known key.",
-			map[string]string{"how": how}, func() float64 { return float64(perpsSrv.SignerStats()[i]) })
-	}
-	stopMM, err := startPerpsDemo(perpsSrv, cfg, log)
-	if err != nil {
-		return err
-	}
-	defer stopMM() // before perpsSrv.Close
-
-	adminRoutes := map[string]http.Handler{"POST /admin/catalog": catalog.ImportHandler(stores.catalog)}
-	maps.Copy(adminRoutes, perpsSrv.AdminRoutes())
 	adminAPI := &admin.Handler{Ledger: stores.pipeline, Lookup: st.Outcomes, Extra: adminRoutes}
 	adminMux := http.NewServeMux()
 	adminMux.Handle("GET /metrics", metrics.Handler())
-	adminMux.Handle("/", server.RequireToken(token, adminAPI.Routes()))
+	if serves(cfg.Role, "ingest") { // a read node takes no writes: metrics and profiles only
+		adminMux.Handle("/", server.RequireToken(token, adminAPI.Routes()))
+	}
 	// Go profiles for operators (CPU, heap, goroutines), behind the admin token.
 	adminMux.Handle("/debug/pprof/", server.RequireToken(token, http.HandlerFunc(pprof.Index)))
 	adminMux.Handle("/debug/pprof", server.RequireToken(token, http.HandlerFunc(pprof.Index))) // no redirect to the subtree
@@ -155,13 +180,10 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 
 	dataG.ready(data, true, nil)
 	catalogG.ready(catalogAPI, false, ipLimit(cfg.IPLimits, ratelimit.Middleware{L: catLimiter, Reject: catalogRateLimited}))
-	clobG.ready(clobAPI, false, ipLimit(cfg.IPLimits, ratelimit.Middleware{L: clobLimiter, Reject: clobhttp.RateLimited}))
-	// The perps listener limits by request weight itself (429, no delay).
-	perpsG.ready(perpsSrv.Handler(), false, nil)
 	adminG.ready(adminMux, false, nil)
 	elapsed := time.Since(began).Round(100 * time.Millisecond)
 	fmt.Fprintf(stdout, "ready in %s (data dir %s; stop with Ctrl-C or kill -INT $(cat %s))\n", elapsed, cfg.DataDir, dd.File("LOCK"))
-	log.Info("ready", "data_dir", cfg.DataDir, "elapsed", elapsed.String())
+	log.Info("ready", "data_dir", cfg.DataDir, "role", cfg.Role, "elapsed", elapsed.String())
 
 	select {
 	case <-ctx.Done():
@@ -239,6 +261,8 @@ type stores struct {
 	catPool  *sql.DB
 	catalog  *catalogsql.Store
 	pipeline *ingest.Pipeline
+	pg       *postgres.DB // the data store when on PostgreSQL (store.go)
+	closers  []func()     // run after the pools close
 }
 
 func openStores(ctx context.Context, path string, progress func(done, total int)) (*stores, error) {
@@ -265,6 +289,9 @@ func (s *stores) Close() error {
 	if err2 := s.data.Close(); err == nil {
 		err = err2
 	}
+	for _, c := range s.closers {
+		c()
+	}
 	return err
 }
 
@@ -274,30 +301,6 @@ func catalogRateLimited(w http.ResponseWriter, _ *http.Request, retryAfter time.
 	w.Header().Set("Retry-After", ratelimit.RetryAfterSeconds(retryAfter))
 	w.WriteHeader(http.StatusTooManyRequests)
 	_, _ = io.WriteString(w, `{"type":"rate_limited","error":"too many requests"}`)
-}
-
-// newCLOB builds the CLOB service: API keys derive from the master key in
-// <data-dir>/clob.key (losing it invalidates every issued key) and their
-// records live in the shared database.
-func newCLOB(ctx context.Context, dd *server.DataDir, st *stores, log *slog.Logger) (*clobhttp.Handler, *ratelimit.Limiter, error) {
-	keyHex, err := dd.Secret("clob.key")
-	if err != nil {
-		return nil, nil, err
-	}
-	master, err := hex.DecodeString(keyHex)
-	if err != nil {
-		return nil, nil, fmt.Errorf("clob.key: %w", err)
-	}
-	keys, err := clobsql.New(ctx, st.catPool)
-	if err != nil {
-		return nil, nil, err
-	}
-	h, err := clobhttp.New(clobhttp.Options{Store: keys, MasterKey: master, Log: log})
-	if err != nil {
-		return nil, nil, err
-	}
-	lim, err := ratelimit.New(ratelimit.CLOBDefaults(), nil)
-	return h, lim, err
 }
 
 // ipLimit is the listener wrapper enforcing the IP-based request limits, or

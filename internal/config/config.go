@@ -23,8 +23,12 @@ type Serve struct {
 	AdminAddr   string
 	Demo        bool
 	IPLimits    bool // the contract's IP-based request limits (off: benchmarks, local use)
-	DemoSeed    int64
-	DemoScale   float64
+	// ClobRateLimits is the CLOB per-signer token buckets' mode: enforce, warn or off.
+	ClobRateLimits string
+	// ClobChainDelay is the simulated chain's step (trade MATCHED -> MINED -> CONFIRMED).
+	ClobChainDelay time.Duration
+	DemoSeed       int64
+	DemoScale      float64
 	// DemoMarketMakers runs the perps demo market makers (only on an
 	// exchange seeded by the demo); DemoMMInterval is their requote period.
 	DemoMarketMakers bool
@@ -46,6 +50,9 @@ type Serve struct {
 	// deposit confirmations); PerpsWithdrawFee the pUSD withdrawal fee.
 	PerpsBlockTime   time.Duration
 	PerpsWithdrawFee string
+	// Store and Role: where the data and catalog live and what this process
+	// serves (store.go).
+	Store, Role string
 }
 
 // MaxPerpsDelay bounds each perps in-flight window (the engine's limit).
@@ -64,6 +71,8 @@ func Defaults() Serve {
 		IPLimits:         true,
 		PerpsBlockTime:   2 * time.Second,
 		PerpsWithdrawFee: "1",
+		ClobRateLimits:   "enforce",
+		ClobChainDelay:   2 * time.Second,
 		DemoSeed:         1,
 		DemoScale:        1,
 		DemoMarketMakers: true,
@@ -102,7 +111,10 @@ func (c *Serve) Bind(fs *flag.FlagSet, env func(string) string) {
 	fs.IntVar(&c.PerpsKnownKeys, "perps-known-keys", int(envInt(env, "perps-known-keys", int64(d.PerpsKnownKeys))), "perps: no effect, kept for compatibility (the known-key shortcut was removed: libsecp256k1 recovery is faster; env PMX_PERPS_KNOWN_KEYS)")
 	fs.DurationVar(&c.PerpsBlockTime, "perps-block-time", envDuration(env, "perps-block-time", d.PerpsBlockTime), "perps: block interval of the simulated chain that confirms withdrawals and deposits (env PMX_PERPS_BLOCK_TIME)")
 	StringVar(fs, env, &c.PerpsWithdrawFee, "perps-withdraw-fee", d.PerpsWithdrawFee, "perps: withdrawal fee in pUSD, withheld from the amount sent")
+	str(&c.ClobRateLimits, "clob-rate-limits", d.ClobRateLimits, "CLOB per-signer token buckets: enforce, warn (process and flag) or off")
+	dur(&c.ClobChainDelay, "clob-chain-delay", d.ClobChainDelay, "CLOB: simulated chain step of a trade (MATCHED -> MINED -> CONFIRMED)")
 	fs.BoolVar(&c.PerpsHeldCancels, "perps-held-cancels", envBool(env, "perps-held-cancels", d.PerpsHeldCancels), "perps: hold a cancel that races an accept (else order_in_flight) (env PMX_PERPS_HELD_CANCELS)")
+	c.bindStore(fs, env)
 }
 
 // Check validates values the flag types cannot.
@@ -123,10 +135,15 @@ func (c *Serve) Check() error {
 	if v, err := amount.Parse(c.PerpsWithdrawFee); err != nil || v < 0 {
 		return fmt.Errorf("--perps-withdraw-fee %q: a non-negative pUSD amount", c.PerpsWithdrawFee)
 	}
+	switch c.ClobRateLimits {
+	case "enforce", "warn", "off":
+	default:
+		return fmt.Errorf("--clob-rate-limits %q: must be enforce, warn or off", c.ClobRateLimits)
+	}
 	if c.PerpsKnownKeys < 0 {
 		return fmt.Errorf("--perps-known-keys %d: must be 0 or more", c.PerpsKnownKeys)
 	}
-	return nil
+	return c.checkStore()
 }
 
 // EnvName maps a flag name to its environment variable: data-dir -> PMX_DATA_DIR.

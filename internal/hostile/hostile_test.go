@@ -59,7 +59,6 @@ func errorShape(service, path, body string) bool {
 	return msg != ""
 }
 
-
 type probe struct {
 	service, method, path string
 	admin                 bool // send the admin token

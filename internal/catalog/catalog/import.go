@@ -28,6 +28,7 @@ var aliases = map[string]string{
 	"umaBond":               "oracleBond",
 	"umaReward":             "oracleReward",
 	"disqusThread":          "commentThread",
+	"tweetCount":            "postCount",
 	"pythTokenID":           "feedTokenID",
 	"cgAssetName":           "assetName",
 	"parentEventId":         "parentEvent",

@@ -15,8 +15,9 @@ type ImportResult struct {
 // ImportHandler serves POST /admin/catalog (mounted by the server on the
 // admin listener, behind its auth): the body is events in the production
 // wire format (see ParseImport); they are upserted, so posting the same
-// document twice changes nothing.
-func ImportHandler(store Store) http.Handler {
+// document twice changes nothing. pmx serve passes the ingest pipeline, so
+// the imported markets also become markets of the venue (LedgerMarkets).
+func ImportHandler(store Importer) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodPost {
 			w.Header().Set("Allow", "POST")
@@ -41,6 +42,10 @@ func ImportHandler(store Store) http.Handler {
 		if err := store.ImportEvents(r.Context(), evs); err != nil {
 			if errors.Is(err, ErrConflict) {
 				writeError(w, http.StatusConflict, "conflict error", err.Error())
+				return
+			}
+			if errors.Is(err, ErrInvalid) {
+				writeError(w, http.StatusBadRequest, "validation error", err.Error())
 				return
 			}
 			writeError(w, http.StatusInternalServerError, "internal error", err.Error())

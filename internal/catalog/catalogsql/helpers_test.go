@@ -18,6 +18,7 @@ import (
 	"pmx/internal/data/ledger"
 
 	"pmx/internal/data/sqlite"
+	"pmx/internal/pgsql/pgtest"
 )
 
 // env is a catalog listener over a real SQLite file, seeded with the full
@@ -62,6 +63,9 @@ func openDB(t testing.TB) *sql.DB {
 	t.Helper()
 	// The pool pmx serve opens (cmd/pmx openStores), so tests run the
 	// production connection settings.
+	if pgtest.Store() == "postgres" { // the same suite on PostgreSQL (scripts/test.sh)
+		return pgtest.SQL(t, 4)
+	}
 	db, err := sqlite.OpenPool(filepath.Join(t.TempDir(), "pmx.db"), 4)
 	if err != nil {
 		t.Fatal(err)

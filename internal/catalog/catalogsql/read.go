@@ -105,7 +105,7 @@ func tagSet(tagID *int64, tagSlug string, related bool) (string, []any) {
 	var args []any
 	switch {
 	case tagID != nil:
-		base, args = "SELECT ?", []any{*tagID}
+		base, args = "SELECT CAST(? AS INTEGER)", []any{*tagID} // typed: PostgreSQL infers text for a bare ?
 	case tagSlug != "":
 		base, args = "SELECT id FROM catalog_tags WHERE slug = ?", []any{tagSlug}
 	default:

@@ -7,17 +7,8 @@ import (
 	"io"
 	"net/http"
 
+	"pmx/internal/clob/clob"
 	"pmx/internal/clob/clobauth"
-)
-
-var (
-	errL1       = newError(http.StatusUnauthorized, MsgInvalidL1)
-	errL2       = newError(http.StatusUnauthorized, MsgUnauthorized)
-	errCreate   = newError(http.StatusBadRequest, MsgCreateAPIKey)
-	errDerive   = newError(http.StatusBadRequest, MsgDeriveAPIKey)
-	errList     = newError(http.StatusInternalServerError, MsgRetrieveAPIKeys)
-	errDelete   = newError(http.StatusInternalServerError, MsgDeleteAPIKey)
-	errTooLarge = newError(http.StatusBadRequest, MsgInvalidPayload)
 )
 
 // createKey is POST /auth/api-key (L1): a new key for (address, nonce).
@@ -27,30 +18,30 @@ var (
 func (h *Handler) createKey(w http.ResponseWriter, r *http.Request) {
 	addr, nonce, err := h.l1.Verify(clobauth.L1HeadersFrom(r.Header), h.clock.Now())
 	if err != nil {
-		WriteError(w, h.log, errL1, nil)
+		fail(w, clob.ErrInvalidL1)
 		return
 	}
 	ctx := r.Context()
 	last, ok, err := h.store.Latest(ctx, addr, nonce)
 	if err != nil {
-		WriteError(w, h.log, err, errCreate)
+		WriteError(w, h.log, err, clob.ErrCreateAPIKey)
 		return
 	}
 	var gen uint32
 	if ok {
 		if !last.Revoked {
-			WriteError(w, h.log, errCreate, nil)
+			fail(w, clob.ErrCreateAPIKey)
 			return
 		}
 		gen = last.Generation + 1
 	}
 	creds := h.deriver.Derive(addr, nonce, gen)
-	err = h.store.Insert(ctx, Key{APIKey: creds.APIKey, Address: addr, Nonce: nonce, Generation: gen, CreatedAt: h.clock.Now()})
-	if errors.Is(err, ErrKeyExists) { // a concurrent create for the same pair won
-		err = errCreate
+	err = h.store.Insert(ctx, clob.Key{APIKey: creds.APIKey, Address: addr, Nonce: nonce, Generation: gen, CreatedAt: h.clock.Now()})
+	if errors.Is(err, clob.ErrKeyExists) { // a concurrent create for the same pair won
+		err = clob.E(clob.ErrCreateAPIKey)
 	}
 	if err != nil {
-		WriteError(w, h.log, err, errCreate)
+		WriteError(w, h.log, err, clob.ErrCreateAPIKey)
 		return
 	}
 	writeJSON(w, http.StatusOK, creds)
@@ -62,16 +53,16 @@ func (h *Handler) createKey(w http.ResponseWriter, r *http.Request) {
 func (h *Handler) deriveKey(w http.ResponseWriter, r *http.Request) {
 	addr, nonce, err := h.l1.Verify(clobauth.L1HeadersFrom(r.Header), h.clock.Now())
 	if err != nil {
-		WriteError(w, h.log, errL1, nil)
+		fail(w, clob.ErrInvalidL1)
 		return
 	}
 	last, ok, err := h.store.Latest(r.Context(), addr, nonce)
 	if err != nil {
-		WriteError(w, h.log, err, errDerive)
+		WriteError(w, h.log, err, clob.ErrDeriveAPIKey)
 		return
 	}
 	if !ok || last.Revoked {
-		WriteError(w, h.log, errDerive, nil)
+		fail(w, clob.ErrDeriveAPIKey)
 		return
 	}
 	writeJSON(w, http.StatusOK, h.deriver.Derive(addr, nonce, last.Generation))
@@ -83,7 +74,7 @@ func (h *Handler) listKeys(w http.ResponseWriter, r *http.Request) {
 	k, _ := KeyFrom(r.Context())
 	keys, err := h.store.Active(r.Context(), k.Address)
 	if err != nil {
-		WriteError(w, h.log, err, errList)
+		WriteError(w, h.log, err, clob.ErrRetrieveAPIKeys)
 		return
 	}
 	out := struct {
@@ -102,11 +93,11 @@ func (h *Handler) deleteKey(w http.ResponseWriter, r *http.Request) {
 	k, _ := KeyFrom(r.Context())
 	revoked, err := h.store.Revoke(r.Context(), k.APIKey, h.clock.Now())
 	if err != nil {
-		WriteError(w, h.log, err, errDelete)
+		WriteError(w, h.log, err, clob.ErrDeleteAPIKey)
 		return
 	}
 	if !revoked { // revoked concurrently by another request with the same key
-		WriteError(w, h.log, errL2, nil)
+		fail(w, clob.ErrUnauthorized)
 		return
 	}
 	writeJSON(w, http.StatusOK, "OK")
@@ -116,8 +107,8 @@ type keyCtx struct{}
 
 // KeyFrom returns the API key that authenticated the request (set by
 // RequireL2).
-func KeyFrom(ctx context.Context) (Key, bool) {
-	k, ok := ctx.Value(keyCtx{}).(Key)
+func KeyFrom(ctx context.Context) (clob.Key, bool) {
+	k, ok := ctx.Value(keyCtx{}).(clob.Key)
 	return k, ok
 }
 
@@ -131,33 +122,33 @@ func (h *Handler) RequireL2(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		hd := clobauth.L2HeadersFrom(r.Header)
 		if hd.APIKey == "" {
-			WriteError(w, h.log, errL2, nil)
+			fail(w, clob.ErrUnauthorized)
 			return
 		}
 		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.maxBody))
 		if err != nil {
 			var tooBig *http.MaxBytesError
 			if errors.As(err, &tooBig) {
-				WriteError(w, h.log, errTooLarge, nil)
+				fail(w, clob.ErrInvalidPayload)
 				return
 			}
 			// A body that cannot be read is the client's fault (aborted,
 			// stalled): no server log line.
-			WriteError(w, nil, err, errL2)
+			WriteError(w, nil, err, clob.ErrUnauthorized)
 			return
 		}
 		k, ok, err := h.store.Get(r.Context(), hd.APIKey)
 		if err != nil {
-			WriteError(w, h.log, err, nil)
+			WriteError(w, h.log, err, 0)
 			return
 		}
-		if !ok || k.Revoked {
-			WriteError(w, h.log, errL2, nil)
+		if !ok || k.Revoked || isBuilderKey(k) {
+			fail(w, clob.ErrUnauthorized)
 			return
 		}
 		creds := h.deriver.Derive(k.Address, k.Nonce, k.Generation)
 		if err := clobauth.VerifyL2(hd, creds, k.Address, r.Method, r.URL.Path, body, h.clock.Now(), h.l2Window); err != nil {
-			WriteError(w, h.log, errL2, nil)
+			fail(w, clob.ErrUnauthorized)
 			return
 		}
 		r.Body = io.NopCloser(bytes.NewReader(body))

@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"pmx/internal/clob/clobhttp"
+	"pmx/internal/clob/clob"
 )
 
 var (
@@ -44,14 +44,14 @@ func TestKeyLifecycle(t *testing.T) {
 	w := newWallet(t, priv0)
 
 	// Derive before any create: nothing to derive.
-	e.do(t, "GET", "/auth/derive-api-key", w.l1(now0, 0), "").wantError(t, 400, clobhttp.MsgDeriveAPIKey)
+	e.do(t, "GET", "/auth/derive-api-key", w.l1(now0, 0), "").wantError(t, 400, msg(clob.ErrDeriveAPIKey))
 
 	c0 := e.do(t, "POST", "/auth/api-key", w.l1(now0, 0), "").creds(t)
 	if !uuidV4.MatchString(c0.APIKey) || !secretB64.MatchString(c0.Secret) || !passphrase.MatchString(c0.Passphrase) {
 		t.Fatalf("credential shapes: %+v", c0)
 	}
 	// A repeated create (fresh signature, same pair) is refused.
-	e.do(t, "POST", "/auth/api-key", w.l1(now0+1, 0), "").wantError(t, 400, clobhttp.MsgCreateAPIKey)
+	e.do(t, "POST", "/auth/api-key", w.l1(now0+1, 0), "").wantError(t, 400, msg(clob.ErrCreateAPIKey))
 	// Derive returns exactly what create returned.
 	if d := e.do(t, "GET", "/auth/derive-api-key", w.l1(now0+2, 0), "").creds(t); d != c0 {
 		t.Fatalf("derive %+v != create %+v", d, c0)
@@ -78,13 +78,13 @@ func TestKeyLifecycle(t *testing.T) {
 		t.Fatalf("delete: %d %s", r.status, r.body)
 	}
 	// The deleted key no longer authenticates, not even to delete itself again.
-	e.listKeys(t, w.addr, c0).wantError(t, 401, clobhttp.MsgUnauthorized)
-	e.do(t, "DELETE", "/auth/api-key", l2(w.addr, c0, now0, "DELETE", "/auth/api-key", ""), "").wantError(t, 401, clobhttp.MsgUnauthorized)
+	e.listKeys(t, w.addr, c0).wantError(t, 401, msg(clob.ErrUnauthorized))
+	e.do(t, "DELETE", "/auth/api-key", l2(w.addr, c0, now0, "DELETE", "/auth/api-key", ""), "").wantError(t, 401, msg(clob.ErrUnauthorized))
 	if got := keysOf(t, e.listKeys(t, w.addr, c7)); len(got) != 1 || got[0] != c7.APIKey {
 		t.Fatalf("list after delete %v", got)
 	}
 	// Deleted pair: derive refuses; create issues fresh credentials, which derive then returns.
-	e.do(t, "GET", "/auth/derive-api-key", w.l1(now0, 0), "").wantError(t, 400, clobhttp.MsgDeriveAPIKey)
+	e.do(t, "GET", "/auth/derive-api-key", w.l1(now0, 0), "").wantError(t, 400, msg(clob.ErrDeriveAPIKey))
 	n0 := e.do(t, "POST", "/auth/api-key", w.l1(now0, 0), "").creds(t)
 	if n0.APIKey == c0.APIKey || n0.Secret == c0.Secret || n0.Passphrase == c0.Passphrase {
 		t.Fatal("re-create after delete resurrected the revoked credentials")
@@ -92,7 +92,7 @@ func TestKeyLifecycle(t *testing.T) {
 	if d := e.do(t, "GET", "/auth/derive-api-key", w.l1(now0, 0), "").creds(t); d != n0 {
 		t.Fatalf("derive after re-create %+v != %+v", d, n0)
 	}
-	e.listKeys(t, w.addr, c0).wantError(t, 401, clobhttp.MsgUnauthorized)
+	e.listKeys(t, w.addr, c0).wantError(t, 401, msg(clob.ErrUnauthorized))
 	keysOf(t, e.listKeys(t, w.addr, n0))
 }
 
@@ -127,12 +127,12 @@ func TestL1Rejected(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			e.do(t, "POST", "/auth/api-key", tc.h, "").wantError(t, 401, clobhttp.MsgInvalidL1)
-			e.do(t, "GET", "/auth/derive-api-key", tc.h, "").wantError(t, 401, clobhttp.MsgInvalidL1)
+			e.do(t, "POST", "/auth/api-key", tc.h, "").wantError(t, 401, msg(clob.ErrInvalidL1))
+			e.do(t, "GET", "/auth/derive-api-key", tc.h, "").wantError(t, 401, msg(clob.ErrInvalidL1))
 		})
 	}
 	// The window edges are inclusive, and none of the rejections created a key.
-	e.do(t, "GET", "/auth/derive-api-key", w.l1(now0, 0), "").wantError(t, 400, clobhttp.MsgDeriveAPIKey)
+	e.do(t, "GET", "/auth/derive-api-key", w.l1(now0, 0), "").wantError(t, 400, msg(clob.ErrDeriveAPIKey))
 	e.do(t, "POST", "/auth/api-key", w.l1(now0-5*60, 0), "").creds(t)
 	e.do(t, "GET", "/auth/derive-api-key", w.l1(now0+5*60, 0), "").creds(t)
 }
@@ -175,7 +175,7 @@ func TestL2Rejected(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			e.do(t, "DELETE", "/auth/api-key", tc.h, tc.body).wantError(t, 401, clobhttp.MsgUnauthorized)
+			e.do(t, "DELETE", "/auth/api-key", tc.h, tc.body).wantError(t, 401, msg(clob.ErrUnauthorized))
 		})
 	}
 	// Nothing was deleted; the genuine request (with its query string, which
@@ -212,7 +212,7 @@ func TestConcurrentCreate(t *testing.T) {
 			statuses[r.status]++
 			mu.Unlock()
 			if r.status == 400 {
-				r.wantError(t, 400, clobhttp.MsgCreateAPIKey)
+				r.wantError(t, 400, msg(clob.ErrCreateAPIKey))
 			}
 		}()
 	}
@@ -232,7 +232,7 @@ func TestPublicRoutes(t *testing.T) {
 		t.Fatalf("GET /time: %d %s", r.status, r.body)
 	}
 	for _, mp := range [][2]string{{"GET", "/nope"}, {"PUT", "/auth/api-key"}, {"POST", "/time"}} {
-		e.do(t, mp[0], mp[1], nil, "").wantError(t, 404, clobhttp.MsgNotFound)
+		e.do(t, mp[0], mp[1], nil, "").wantError(t, 404, msg(clob.ErrNotFound))
 	}
 	if r := e.do(t, "GET", "/time", nil, ""); !strings.HasPrefix(r.header.Get("Content-Type"), "application/json") {
 		t.Fatalf("content type %q", r.header.Get("Content-Type"))

@@ -10,7 +10,9 @@ import (
 	"net/http"
 	"time"
 
+	"pmx/internal/clob/clob"
 	"pmx/internal/clob/clobauth"
+	"pmx/internal/clob/clobsvc"
 	"pmx/internal/ratelimit"
 )
 
@@ -19,8 +21,9 @@ type Clock interface{ Now() time.Time }
 
 // Options configure the handler. Store and MasterKey are required.
 type Options struct {
-	Store     Store
-	MasterKey []byte // at least 32 secret bytes; see clobauth.Deriver
+	Store     clob.Store
+	Service   *clobsvc.Service // the exchange; nil serves only the API-key routes
+	MasterKey []byte           // at least 32 secret bytes; see clobauth.Deriver
 	Log       *slog.Logger
 	Clock     Clock             // default: the system clock
 	L1        clobauth.L1Config // domain, chain id (default 137) and window (default 5 min)
@@ -30,7 +33,8 @@ type Options struct {
 
 // Handler serves the CLOB routes.
 type Handler struct {
-	store    Store
+	store    clob.Store
+	svc      *clobsvc.Service
 	deriver  *clobauth.Deriver
 	l1       *clobauth.L1
 	l2Window time.Duration
@@ -52,6 +56,7 @@ func New(opt Options) (*Handler, error) {
 	}
 	h := &Handler{
 		store:    opt.Store,
+		svc:      opt.Service,
 		deriver:  d,
 		l1:       clobauth.NewL1(opt.L1),
 		l2Window: opt.L2Window,
@@ -83,10 +88,13 @@ func (h *Handler) routes() {
 	h.mux.HandleFunc("GET /auth/derive-api-key", h.deriveKey)
 	h.mux.Handle("GET /auth/api-keys", h.RequireL2(http.HandlerFunc(h.listKeys)))
 	h.mux.Handle("DELETE /auth/api-key", h.RequireL2(http.HandlerFunc(h.deleteKey)))
+	if h.svc != nil {
+		h.exchangeRoutes()
+	}
 	// Anything else, including a known path with another method, is the
 	// contract's 404 body rather than net/http's plain text.
 	h.mux.HandleFunc("/", func(w http.ResponseWriter, _ *http.Request) {
-		WriteError(w, h.log, newError(http.StatusNotFound, MsgNotFound), nil)
+		fail(w, clob.ErrNotFound)
 	})
 }
 

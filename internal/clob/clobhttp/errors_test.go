@@ -4,34 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"net/http"
 	"net/http/httptest"
 	"testing"
-	"time"
-)
 
-// The texts clients match on, spelled out independently of the constants.
-func TestMessages(t *testing.T) {
-	tests := []struct{ got, want string }{
-		{MsgInvalidL1, "Invalid L1 Request headers"},
-		{MsgUnauthorized, "Unauthorized/Invalid api key"},
-		{MsgCreateAPIKey, "Could not create api key"},
-		{MsgDeriveAPIKey, "Could not derive api key"},
-		{MsgRetrieveAPIKeys, "Could not retrieve API keys"},
-		{MsgDeleteAPIKey, "Could not delete API key"},
-		{MsgInvalidPayload, "Invalid payload"},
-		{MsgTooManyRequests, "Too Many Requests"},
-		{MsgTradingDisabled, "Trading is currently disabled"},
-		{MsgInternal, "Internal server error"},
-		{MsgNotFound, "not found"},
-		{MsgContextCanceled, "context canceled"},
-	}
-	for _, tc := range tests {
-		if tc.got != tc.want {
-			t.Errorf("message %q, want %q", tc.got, tc.want)
-		}
-	}
-}
+	"pmx/internal/clob/clob"
+)
 
 func TestStatusOverride(t *testing.T) {
 	tests := []struct {
@@ -52,7 +29,7 @@ func TestStatusOverride(t *testing.T) {
 		{500, "not found and unauthorized", 404}, // first rule wins
 	}
 	for _, tc := range tests {
-		if got := StatusOf(tc.status, tc.msg); got != tc.want {
+		if got := clob.StatusOf(tc.status, tc.msg); got != tc.want {
 			t.Errorf("StatusOf(%d, %q) = %d, want %d", tc.status, tc.msg, got, tc.want)
 		}
 	}
@@ -62,32 +39,26 @@ func TestWriteError(t *testing.T) {
 	tests := []struct {
 		name     string
 		err      error
-		fallback *Error
+		fallback clob.Code
 		status   int
 		body     string
 	}{
-		{"route error", newError(400, MsgCreateAPIKey), nil, 400, `{"error":"Could not create api key"}`},
-		{"override applies to route errors", newError(400, "market not found"), nil, 404, `{"error":"market not found"}`},
-		{"wrapped route error", fmt.Errorf("ctx: %w", newError(401, MsgInvalidL1)), nil, 401, `{"error":"Invalid L1 Request headers"}`},
-		{"cancelled request", fmt.Errorf("query: %w", context.Canceled), errList, 400, `{"error":"context canceled"}`},
-		{"internal error hidden", errors.New("sqlite: disk I/O error"), nil, 500, `{"error":"Internal server error"}`},
-		{"internal error with the route's text", errors.New("boom"), errList, 500, `{"error":"Could not retrieve API keys"}`},
+		{"catalogue error", clob.E(clob.ErrCreateAPIKey), 0, 400, `{"error":"Could not create api key"}`},
+		{"override applies", clob.E(clob.ErrMarketNotFound), 0, 404, `{"error":"market not found"}`},
+		{"wrapped catalogue error", fmt.Errorf("ctx: %w", clob.E(clob.ErrInvalidL1)), 0, 401, `{"error":"Invalid L1 Request headers"}`},
+		{"context canceled", fmt.Errorf("query: %w", context.Canceled), clob.ErrRetrieveAPIKeys, 400, `{"error":"context canceled"}`},
+		{"internal error uses the fallback", errors.New("disk I/O error: secret"), clob.ErrRetrieveAPIKeys, 500, `{"error":"Could not retrieve API keys"}`},
+		{"internal error without fallback", errors.New("disk I/O error: secret"), 0, 500, `{"error":"Internal server error"}`},
+		{"post-only mode", &clob.Error{Code: clob.ErrPostOnlyMode, Msg: clob.Catalogue[clob.ErrPostOnlyMode].Msg, RetryAfter: 7, Tag: "post_only_mode"}, 0, 503,
+			`{"error":"Trading is currently post-only. Only post-only orders and cancels are allowed.","code":"post_only_mode","retry_after_seconds":7}`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			rec := httptest.NewRecorder()
 			WriteError(rec, nil, tc.err, tc.fallback)
-			if rec.Code != tc.status || rec.Body.String() != tc.body || rec.Header().Get("Content-Type") != "application/json" {
-				t.Fatalf("got %d %s (%s)", rec.Code, rec.Body, rec.Header().Get("Content-Type"))
+			if rec.Code != tc.status || rec.Body.String() != tc.body {
+				t.Fatalf("got %d %s, want %d %s", rec.Code, rec.Body, tc.status, tc.body)
 			}
 		})
-	}
-}
-
-func TestRateLimited(t *testing.T) {
-	rec := httptest.NewRecorder()
-	RateLimited(rec, httptest.NewRequest("GET", "/auth/api-keys", nil), 1500*time.Millisecond, "clob api-keys")
-	if rec.Code != http.StatusTooManyRequests || rec.Body.String() != `{"error":"Too Many Requests"}` || rec.Header().Get("Retry-After") != "2" {
-		t.Fatalf("got %d %s Retry-After %q", rec.Code, rec.Body, rec.Header().Get("Retry-After"))
 	}
 }

@@ -27,10 +27,12 @@ import (
 	"github.com/decred/dcrd/dcrec/secp256k1/v4/ecdsa"
 	"golang.org/x/crypto/sha3"
 
+	"pmx/internal/clob/clob"
 	"pmx/internal/clob/clobhttp"
 	"pmx/internal/clob/clobsql"
 
 	"pmx/internal/data/sqlite"
+	"pmx/internal/pgsql/pgtest"
 )
 
 func kec(parts ...[]byte) []byte {
@@ -68,6 +70,7 @@ func newWallet(t testing.TB, privHex string) wallet {
 const (
 	priv0 = "ac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80"
 	priv1 = "59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d"
+	priv2 = "5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a"
 )
 
 // clobAuthDigest is the ClobAuth EIP-712 digest (domain ClobAuthDomain, v1).
@@ -147,6 +150,9 @@ func openDB(t testing.TB) *sql.DB {
 	t.Helper()
 	// The pool pmx serve opens (cmd/pmx openStores), so tests run the
 	// production connection settings.
+	if pgtest.Store() == "postgres" { // the same suite on PostgreSQL (scripts/test.sh)
+		return pgtest.SQL(t, 4)
+	}
 	db, err := sqlite.OpenPool(filepath.Join(t.TempDir(), "pmx.db"), 4)
 	if err != nil {
 		t.Fatal(err)
@@ -170,7 +176,7 @@ func newStore(t testing.TB) *clobsql.Store {
 }
 
 // newEnvWith serves a handler over st.
-func newEnvWith(t testing.TB, st clobhttp.Store) *env {
+func newEnvWith(t testing.TB, st clob.Store) *env {
 	t.Helper()
 	clk := &fixedClock{t: time.Unix(now0, 0)}
 	h, err := clobhttp.New(clobhttp.Options{Store: st, MasterKey: []byte(strings.Repeat("k", 32)), Clock: clk})
@@ -234,3 +240,5 @@ func (r reply) creds(t testing.TB) creds {
 	}
 	return c
 }
+
+func msg(c clob.Code) string { return clob.Catalogue[c].Msg }

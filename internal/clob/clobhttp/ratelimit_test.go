@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"pmx/internal/clob/clob"
 	"pmx/internal/clob/clobhttp"
 	"pmx/internal/ratelimit"
 )
@@ -31,7 +32,7 @@ func TestRateLimitedThroughListener(t *testing.T) {
 		}
 	}
 	r := e2.do(t, "POST", "/auth/api-key", w.l1(now0, 0), "")
-	r.wantError(t, 429, clobhttp.MsgTooManyRequests)
+	r.wantError(t, 429, msg(clob.ErrTooManyRequests))
 	if r.header.Get("Retry-After") == "" {
 		t.Fatal("no Retry-After")
 	}

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"pmx/internal/clob/clobhttp"
+	"pmx/internal/clob/clob"
 	"pmx/internal/crypto/eip712"
 	"pmx/internal/crypto/secp"
 )
@@ -16,20 +16,20 @@ import (
 // and Revoke fail as a database would (Get keeps working, so L2 passes and
 // the route's own store call is what fails).
 type brokenStore struct {
-	clobhttp.Store
+	clob.Store
 	broken atomic.Bool
 }
 
 var errDisk = errors.New("sqlite: disk I/O error")
 
-func (s *brokenStore) Latest(ctx context.Context, a secp.Address, n eip712.Uint256) (clobhttp.Key, bool, error) {
+func (s *brokenStore) Latest(ctx context.Context, a secp.Address, n eip712.Uint256) (clob.Key, bool, error) {
 	if s.broken.Load() {
-		return clobhttp.Key{}, false, errDisk
+		return clob.Key{}, false, errDisk
 	}
 	return s.Store.Latest(ctx, a, n)
 }
 
-func (s *brokenStore) Active(ctx context.Context, a secp.Address) ([]clobhttp.Key, error) {
+func (s *brokenStore) Active(ctx context.Context, a secp.Address) ([]clob.Key, error) {
 	if s.broken.Load() {
 		return nil, errDisk
 	}
@@ -52,10 +52,10 @@ func TestStoreFailures(t *testing.T) {
 	c := e.do(t, "POST", "/auth/api-key", w.l1(now0, 0), "").creds(t)
 
 	st.broken.Store(true)
-	e.do(t, "POST", "/auth/api-key", w.l1(now0, 1), "").wantError(t, 400, clobhttp.MsgCreateAPIKey)
-	e.do(t, "GET", "/auth/derive-api-key", w.l1(now0, 0), "").wantError(t, 400, clobhttp.MsgDeriveAPIKey)
-	e.listKeys(t, w.addr, c).wantError(t, 500, clobhttp.MsgRetrieveAPIKeys)
-	e.do(t, "DELETE", "/auth/api-key", l2(w.addr, c, now0, "DELETE", "/auth/api-key", ""), "").wantError(t, 500, clobhttp.MsgDeleteAPIKey)
+	e.do(t, "POST", "/auth/api-key", w.l1(now0, 1), "").wantError(t, 400, msg(clob.ErrCreateAPIKey))
+	e.do(t, "GET", "/auth/derive-api-key", w.l1(now0, 0), "").wantError(t, 400, msg(clob.ErrDeriveAPIKey))
+	e.listKeys(t, w.addr, c).wantError(t, 500, msg(clob.ErrRetrieveAPIKeys))
+	e.do(t, "DELETE", "/auth/api-key", l2(w.addr, c, now0, "DELETE", "/auth/api-key", ""), "").wantError(t, 500, msg(clob.ErrDeleteAPIKey))
 
 	// Healthy again: nothing was deleted.
 	st.broken.Store(false)

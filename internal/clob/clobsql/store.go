@@ -7,12 +7,12 @@ import (
 	"sync"
 	"time"
 
-	"pmx/internal/clob/clobhttp"
+	"pmx/internal/clob/clob"
 	"pmx/internal/crypto/eip712"
 	"pmx/internal/crypto/secp"
 )
 
-// Store implements clobhttp.Store. Get, on the path of every L2 request, is
+// Store implements clob.Store. Get, on the path of every L2 request, is
 // served from a write-through cache of records by API key.
 //
 // Invariant: this Store is the only writer of clob_api_keys (one process
@@ -23,26 +23,26 @@ import (
 type Store struct {
 	db    *sql.DB
 	mu    sync.RWMutex
-	cache map[string]clobhttp.Key
+	cache map[string]clob.Key
 	// revoked holds every key revoked by this process, so a Get that read
 	// the row just before a Revoke cannot cache it as active.
 	revoked map[string]struct{}
 }
 
-var _ clobhttp.Store = (*Store)(nil)
+var _ clob.Store = (*Store)(nil)
 
 // New migrates db (creating the clob_ tables) and returns the store.
 func New(ctx context.Context, db *sql.DB) (*Store, error) {
 	if err := migrateDB(ctx, db); err != nil {
 		return nil, err
 	}
-	return &Store{db: db, cache: map[string]clobhttp.Key{}, revoked: map[string]struct{}{}}, nil
+	return &Store{db: db, cache: map[string]clob.Key{}, revoked: map[string]struct{}{}}, nil
 }
 
 // Insert records k as active. The unique constraints (api_key; address,
 // nonce, generation; one active key per address and nonce) decide races:
-// a conflicting insert changes nothing and is clobhttp.ErrKeyExists.
-func (s *Store) Insert(ctx context.Context, k clobhttp.Key) error {
+// a conflicting insert changes nothing and is clob.ErrKeyExists.
+func (s *Store) Insert(ctx context.Context, k clob.Key) error {
 	res, err := s.db.ExecContext(ctx,
 		`INSERT INTO clob_api_keys (api_key, address, nonce, generation, created_at)
 		 VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
@@ -55,7 +55,7 @@ func (s *Store) Insert(ctx context.Context, k clobhttp.Key) error {
 		return err
 	}
 	if n == 0 {
-		return clobhttp.ErrKeyExists
+		return clob.ErrKeyExists
 	}
 	k.Revoked = false
 	k.CreatedAt = time.UnixMilli(k.CreatedAt.UnixMilli()) // as read back
@@ -67,17 +67,17 @@ func (s *Store) Insert(ctx context.Context, k clobhttp.Key) error {
 
 const cols = `api_key, address, nonce, generation, revoked, created_at`
 
-func scan(row interface{ Scan(...any) error }) (clobhttp.Key, error) {
+func scan(row interface{ Scan(...any) error }) (clob.Key, error) {
 	var (
-		k          clobhttp.Key
+		k          clob.Key
 		addr, nonc []byte
 		gen, ms    int64
 	)
 	if err := row.Scan(&k.APIKey, &addr, &nonc, &gen, &k.Revoked, &ms); err != nil {
-		return clobhttp.Key{}, err
+		return clob.Key{}, err
 	}
 	if len(addr) != len(k.Address) || len(nonc) != len(k.Nonce) || gen < 0 || gen > 1<<32-1 {
-		return clobhttp.Key{}, errors.New("clobsql: corrupt api key row")
+		return clob.Key{}, errors.New("clobsql: corrupt api key row")
 	}
 	copy(k.Address[:], addr)
 	copy(k.Nonce[:], nonc)
@@ -86,16 +86,16 @@ func scan(row interface{ Scan(...any) error }) (clobhttp.Key, error) {
 	return k, nil
 }
 
-func one(row *sql.Row) (clobhttp.Key, bool, error) {
+func one(row *sql.Row) (clob.Key, bool, error) {
 	k, err := scan(row)
 	if errors.Is(err, sql.ErrNoRows) {
-		return clobhttp.Key{}, false, nil
+		return clob.Key{}, false, nil
 	}
 	return k, err == nil, err
 }
 
 // Latest returns the highest generation of (addr, nonce).
-func (s *Store) Latest(ctx context.Context, addr secp.Address, nonce eip712.Uint256) (clobhttp.Key, bool, error) {
+func (s *Store) Latest(ctx context.Context, addr secp.Address, nonce eip712.Uint256) (clob.Key, bool, error) {
 	return one(s.db.QueryRowContext(ctx,
 		`SELECT `+cols+` FROM clob_api_keys WHERE address = ? AND nonce = ?
 		 ORDER BY generation DESC LIMIT 1`, addr[:], nonce[:]))
@@ -103,7 +103,7 @@ func (s *Store) Latest(ctx context.Context, addr secp.Address, nonce eip712.Uint
 
 // Get returns the record of apiKey. Unknown keys are not cached (an
 // attacker could fill memory with them); they cost one indexed read.
-func (s *Store) Get(ctx context.Context, apiKey string) (clobhttp.Key, bool, error) {
+func (s *Store) Get(ctx context.Context, apiKey string) (clob.Key, bool, error) {
 	s.mu.RLock()
 	k, ok := s.cache[apiKey]
 	s.mu.RUnlock()
@@ -128,7 +128,7 @@ func (s *Store) Get(ctx context.Context, apiKey string) (clobhttp.Key, bool, err
 }
 
 // Active lists addr's active keys, oldest first.
-func (s *Store) Active(ctx context.Context, addr secp.Address) ([]clobhttp.Key, error) {
+func (s *Store) Active(ctx context.Context, addr secp.Address) ([]clob.Key, error) {
 	rows, err := s.db.QueryContext(ctx,
 		`SELECT `+cols+` FROM clob_api_keys WHERE address = ? AND revoked = 0
 		 ORDER BY created_at, api_key`, addr[:])
@@ -136,7 +136,7 @@ func (s *Store) Active(ctx context.Context, addr secp.Address) ([]clobhttp.Key, 
 		return nil, err
 	}
 	defer rows.Close()
-	var out []clobhttp.Key
+	var out []clob.Key
 	for rows.Next() {
 		k, err := scan(rows)
 		if err != nil {

@@ -8,18 +8,22 @@ import (
 	"testing"
 	"time"
 
-	"pmx/internal/clob/clobhttp"
+	"pmx/internal/clob/clob"
 	"pmx/internal/clob/clobsql"
 	"pmx/internal/crypto/eip712"
 	"pmx/internal/crypto/secp"
 
 	"pmx/internal/data/sqlite"
+	"pmx/internal/pgsql/pgtest"
 )
 
 func openDB(t *testing.T) *sql.DB {
 	t.Helper()
 	// The pool pmx serve opens (cmd/pmx openStores), so tests run the
 	// production connection settings.
+	if pgtest.Store() == "postgres" { // the same suite on PostgreSQL (scripts/test.sh)
+		return pgtest.SQL(t, 4)
+	}
 	db, err := sqlite.OpenPool(filepath.Join(t.TempDir(), "pmx.db"), 4)
 	if err != nil {
 		t.Fatal(err)
@@ -42,8 +46,8 @@ func TestStore(t *testing.T) {
 	b := secp.Address{2}
 	n0, n1 := eip712.Uint256From64(0), eip712.Uint256From64(1)
 	t0 := time.UnixMilli(1_800_000_000_000)
-	key := func(id string, addr secp.Address, n eip712.Uint256, gen uint32, at time.Time) clobhttp.Key {
-		return clobhttp.Key{APIKey: id, Address: addr, Nonce: n, Generation: gen, CreatedAt: at}
+	key := func(id string, addr secp.Address, n eip712.Uint256, gen uint32, at time.Time) clob.Key {
+		return clob.Key{APIKey: id, Address: addr, Nonce: n, Generation: gen, CreatedAt: at}
 	}
 
 	if _, ok, err := s.Latest(ctx, a, n0); ok || err != nil {
@@ -55,14 +59,14 @@ func TestStore(t *testing.T) {
 	}
 	conflicts := []struct {
 		name string
-		k    clobhttp.Key
+		k    clob.Key
 	}{
 		{"same api key", key("k1", b, n1, 0, t0)},
 		{"pair already active", key("k2", a, n0, 1, t0)},
 		{"generation reused", key("k2", a, n0, 0, t0)},
 	}
 	for _, c := range conflicts {
-		if err := s.Insert(ctx, c.k); !errors.Is(err, clobhttp.ErrKeyExists) {
+		if err := s.Insert(ctx, c.k); !errors.Is(err, clob.ErrKeyExists) {
 			t.Errorf("%s: %v", c.name, err)
 		}
 	}
@@ -105,7 +109,7 @@ func TestStore(t *testing.T) {
 		t.Fatalf("active after revoke %v", got)
 	}
 	// The pair is free again, at the next generation only.
-	if err := s.Insert(ctx, key("k5", a, n0, 0, t0)); !errors.Is(err, clobhttp.ErrKeyExists) {
+	if err := s.Insert(ctx, key("k5", a, n0, 0, t0)); !errors.Is(err, clob.ErrKeyExists) {
 		t.Fatalf("generation 0 reused after revoke: %v", err)
 	}
 	if err := s.Insert(ctx, key("k5", a, n0, 1, t0)); err != nil {

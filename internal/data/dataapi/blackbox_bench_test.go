@@ -38,6 +38,7 @@ func envInt(name string, def int) int {
 // of its busiest wallets.
 type routeWorld struct {
 	srv     *httptest.Server
+	db      *sqlite.DB
 	client  *http.Client
 	wallets []string
 	events  int
@@ -67,7 +68,7 @@ func loadDemo(b *testing.B) *routeWorld {
 	svc := dataapi.New(dataapi.Options{Store: db, CursorKey: []byte("bench-cursor-secret-0123456789"), Limits: generous()})
 	srv := httptest.NewServer(svc)
 	b.Cleanup(func() { srv.Close(); db.Close() })
-	ds := &routeWorld{srv: srv, events: len(evs),
+	ds := &routeWorld{srv: srv, db: db, events: len(evs),
 		client: &http.Client{Transport: &http.Transport{MaxIdleConnsPerHost: 2 * routeClients}}}
 	// The busiest wallets: the proxy wallets of the newest 1000 fills.
 	var page struct {
@@ -99,6 +100,11 @@ func loadDemo(b *testing.B) *routeWorld {
 // run issues b.N requests from routeClients goroutines (request i asks
 // path(i)) and reports the latency percentiles.
 func (ds *routeWorld) run(b *testing.B, path func(i int) string) {
+	ds.runAt(b, ds.srv.Listener.Addr().String(), path)
+}
+
+// runAt is run against the listener at addr.
+func (ds *routeWorld) runAt(b *testing.B, addr string, path func(i int) string) {
 	lat := make([]time.Duration, b.N)
 	var next atomic.Int64
 	var failed atomic.Value
@@ -112,7 +118,7 @@ func (ds *routeWorld) run(b *testing.B, path func(i int) string) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			c, err := loadgen.Dial(ds.srv.Listener.Addr().String())
+			c, err := loadgen.Dial(addr)
 			if err != nil {
 				failed.Store(err.Error())
 				return

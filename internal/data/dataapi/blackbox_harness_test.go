@@ -13,7 +13,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/url"
-	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
@@ -105,7 +104,7 @@ func MustWorld(t testing.TB, tune ...func(*dataapi.Options)) *World {
 	if tt, ok := t.(*testing.T); ok {
 		tt.Parallel()
 	}
-	db, err := sqlite.Open(filepath.Join(t.TempDir(), "pmx.db"), sqlite.Options{Clock: func() time.Time { return Now }})
+	db, err := openStore(t, sqlite.Options{Clock: func() time.Time { return Now }})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"path/filepath"
 	"sort"
 	"strconv"
 	"sync"
@@ -38,7 +37,7 @@ func demoScale() float64 {
 // serves it (no per-client limit) over a real HTTP listener.
 func demoServer(tb testing.TB) (*httptest.Server, *sqlite.DB) {
 	tb.Helper()
-	db, err := sqlite.Open(filepath.Join(tb.TempDir(), "pmx.db"), sqlite.Options{})
+	db, err := openStore(tb, sqlite.Options{})
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -5,8 +5,8 @@ import (
 	"testing"
 )
 
-// Builder volume is both-sides shares (each routed fill counts for taker and
-// maker, as on the trader leaderboard); active_users counts distinct makers.
+// Builder volume is shares, each routed fill once; active_users counts
+// distinct makers.
 func TestBuildersLeaderboard_Contents(t *testing.T) {
 	w := MustWorld(t)
 	w.MustApply(boardsLedger)
@@ -15,11 +15,11 @@ func TestBuildersLeaderboard_Contents(t *testing.T) {
 		codes, ranks, vol, act, names []string
 	}{
 		// Today: BC1 routed A/B 50 (maker B) and A/C 50 (maker C).
-		{"", []string{"{BC1}"}, []string{"1"}, []string{"200"}, []string{"2"}, []string{"betmoar"}},
-		{"?time_period=week", []string{"{BC2}", "{BC1}"}, []string{"1", "2"}, []string{"400", "200"}, []string{"1", "2"},
+		{"", []string{"{BC1}"}, []string{"1"}, []string{"100"}, []string{"2"}, []string{"betmoar"}},
+		{"?time_period=week", []string{"{BC2}", "{BC1}"}, []string{"1", "2"}, []string{"200", "100"}, []string{"1", "2"},
 			[]string{V("{BC2}"), "betmoar"}},
-		// all: a tie (400 each) shares rank 1, listed by code.
-		{"?timePeriod=all", []string{"{BC1}", "{BC2}"}, []string{"1", "1"}, []string{"400", "400"}, []string{"2", "1"},
+		// all: a tie (200 each) shares rank 1, listed by code.
+		{"?timePeriod=all", []string{"{BC1}", "{BC2}"}, []string{"1", "1"}, []string{"200", "200"}, []string{"2", "1"},
 			[]string{"betmoar", V("{BC2}")}},
 	} {
 		rows := w.MustWalk("/v2/builders/leaderboard"+tc.q, "")
@@ -32,6 +32,7 @@ func TestBuildersLeaderboard_Contents(t *testing.T) {
 		MustEqualRows(t, tc.q, rows, "volume", tc.vol...)
 		MustEqualRows(t, tc.q, rows, "active_users", tc.act...)
 		MustEqualRows(t, tc.q, rows, "builder_name", tc.names...)
+		MustEqualRows(t, tc.q, rows, "builder", tc.names...)
 	}
 	rows := w.MustWalk("/v2/builders/leaderboard?time_period=all", "")
 	MustFields(t, "BC1", rows[0], map[string]string{"profile_image": "https://img/betmoar.png", "verified": "true"})
@@ -39,8 +40,9 @@ func TestBuildersLeaderboard_Contents(t *testing.T) {
 }
 
 // Every fill of boardsLedger is routed by a builder, so in every window the
-// builders' volumes add up to the trader leaderboard's (both are both-sides
-// shares of the same fills), and a bucket series sums to its window.
+// builders' volumes add up to half the trader leaderboard's (a fill counts
+// once for its builder, twice on the trader board: taker and maker), and a
+// bucket series sums to its window.
 func TestBuildersLeaderboard_VolumeMatchesTraderBoard(t *testing.T) {
 	w := MustWorld(t)
 	w.MustApply(boardsLedger)
@@ -55,7 +57,8 @@ func TestBuildersLeaderboard_VolumeMatchesTraderBoard(t *testing.T) {
 	for _, p := range []string{"day", "week", "month", "all"} {
 		b := sum(w.MustWalk("/v2/builders/leaderboard?limit=1&time_period="+p, ""))
 		l := sum(w.MustWalk("/v2/leaderboard?sort_by=VOLUME&time_period="+p, ""))
-		if b != l || b == "0.000000" {
+		bb, _ := new(big.Rat).SetString(b)
+		if bb.Add(bb, bb).FloatString(6) != l || b == "0.000000" {
 			t.Errorf("%s: builders %s, traders %s", p, b, l)
 		}
 	}
@@ -73,15 +76,15 @@ func TestBuildersVolume_Buckets(t *testing.T) {
 		want []row
 	}{
 		// Newest bucket first; 2026-09-15 is a Tuesday.
-		{"", []row{{"2026-09-15", "{BC1}", "1", "200", "2"}, {"2026-09-12", "{BC2}", "1", "400", "1"},
-			{"2026-09-05", "{BC1}", "1", "200", "1"}}},
+		{"", []row{{"2026-09-15", "{BC1}", "1", "100", "2"}, {"2026-09-12", "{BC2}", "1", "200", "1"},
+			{"2026-09-05", "{BC1}", "1", "100", "1"}}},
 		// limit counts calendar buckets back from today's: 09-12..09-15.
-		{"?limit=4", []row{{"2026-09-15", "{BC1}", "1", "200", "2"}, {"2026-09-12", "{BC2}", "1", "400", "1"}}},
-		{"?limit=3", []row{{"2026-09-15", "{BC1}", "1", "200", "2"}}},
-		{"?interval=week", []row{{"2026-09-14", "{BC1}", "1", "200", "2"}, {"2026-09-07", "{BC2}", "1", "400", "1"},
-			{"2026-08-31", "{BC1}", "1", "200", "1"}}},
-		{"?time_period=month", []row{{"2026-09-01", "{BC1}", "1", "400", "2"}, {"2026-09-01", "{BC2}", "1", "400", "1"}}},
-		{"?timePeriod=all&limit=90", []row{{"2026-01-01", "{BC1}", "1", "400", "2"}, {"2026-01-01", "{BC2}", "1", "400", "1"}}},
+		{"?limit=4", []row{{"2026-09-15", "{BC1}", "1", "100", "2"}, {"2026-09-12", "{BC2}", "1", "200", "1"}}},
+		{"?limit=3", []row{{"2026-09-15", "{BC1}", "1", "100", "2"}}},
+		{"?interval=week", []row{{"2026-09-14", "{BC1}", "1", "100", "2"}, {"2026-09-07", "{BC2}", "1", "200", "1"},
+			{"2026-08-31", "{BC1}", "1", "100", "1"}}},
+		{"?time_period=month", []row{{"2026-09-01", "{BC1}", "1", "200", "2"}, {"2026-09-01", "{BC2}", "1", "200", "1"}}},
+		{"?timePeriod=all&limit=90", []row{{"2026-01-01", "{BC1}", "1", "200", "2"}, {"2026-01-01", "{BC2}", "1", "200", "1"}}},
 	} {
 		var env struct {
 			Data []map[string]any `json:"data"`
@@ -99,7 +102,7 @@ func TestBuildersVolume_Buckets(t *testing.T) {
 				"rank": want.rank, "volume": want.vol, "active_users": want.act})
 		}
 	}
-	MustFields(t, "names", w.MustPageless("/v2/builders/volume")[0], map[string]string{"builder_name": "betmoar",
+	MustFields(t, "names", w.MustPageless("/v2/builders/volume")[0], map[string]string{"builder_name": "betmoar", "builder": "betmoar",
 		"profile_image": "https://img/betmoar.png", "verified": "true"})
 }
 

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
-	"path/filepath"
 	"testing"
 	"time"
 
@@ -27,7 +26,7 @@ func FuzzBoardsQuery(f *testing.F) {
 		"time_period=day&time_period=week", "category=%00%FF", "limit=99999999999"} {
 		f.Add(s)
 	}
-	db, err := sqlite.Open(filepath.Join(f.TempDir(), "pmx.db"), sqlite.Options{Clock: func() time.Time { return Now }})
+	db, err := openStore(f, sqlite.Options{Clock: func() time.Time { return Now }})
 	if err != nil {
 		f.Fatal(err)
 	}

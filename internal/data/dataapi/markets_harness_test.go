@@ -37,7 +37,7 @@ type mHarness struct {
 
 func newMHarness(t testing.TB, evs []ledger.Event) *mHarness {
 	t.Helper()
-	db, err := sqlite.Open(filepath.Join(t.TempDir(), "pmx.db"), sqlite.Options{
+	db, err := openStore(t, sqlite.Options{
 		Clock: func() time.Time { return time.Unix(mNow-100, 0) }})
 	if err != nil {
 		t.Fatal(err)

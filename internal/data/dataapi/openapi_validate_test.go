@@ -75,7 +75,7 @@ func oaStart(t *testing.T) oaServers {
 	if err != nil {
 		t.Fatal(err)
 	}
-	db, err := sqlite.Open(filepath.Join(t.TempDir(), "pmx.db"), sqlite.Options{ReadConns: 2})
+	db, err := openStore(t, sqlite.Options{ReadConns: 2})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -159,6 +159,8 @@ func appendActivity(b []byte, a *store.Activity, m *pageMemo) []byte {
 		return m.str(b, `,"outcome":`, a.Outcome)
 	})
 	b = m.profileRun(b, a.Name, a.Pseudonym, a.Bio, a.ProfileImage, a.ProfileImageOptimized)
+	b = integer(b, `,"block_timestamp":`, a.BlockTimestamp)
+	b = integer(b, `,"sequence_id":`, a.SequenceID)
 	if a.IsCombo {
 		b = boolean(b, `,"is_combo":`, true)
 	}

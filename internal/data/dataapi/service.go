@@ -1,6 +1,7 @@
 package dataapi
 
 import (
+	"cmp"
 	"log/slog"
 	"net/http"
 	"runtime"
@@ -34,6 +35,11 @@ type Options struct {
 	// Limits is the per-client (IP) allowance; nil = ratelimit.DataDefaults,
 	// a config with no rules = no per-client limit (benchmarks, local use).
 	Limits *ratelimit.Config
+	// PageCacheBytes bounds the page cache (pagecache.go) of the wallet
+	// routes, value, holders and the boards; 0 = DefaultPageCacheBytes,
+	// negative = off. The cache is on only when the store implements
+	// Generational.
+	PageCacheBytes int64
 }
 
 // Service is the data service v2 handler.
@@ -43,6 +49,7 @@ type Service struct {
 	clock   ratelimit.Clock
 	mux     *Mux
 	handler http.Handler
+	pages   *pageCache // nil: off
 }
 
 // New builds the data service. It panics on a bad cursor key or limiter
@@ -117,6 +124,16 @@ func New(o Options) *Service {
 		s.mux.ServeHTTP(w, r)
 	})
 	h = Deadline(o.RequestTimeout, o.Clock)(h)
+	if g, ok := o.Store.(Generational); ok && o.PageCacheBytes >= 0 {
+		// Inside the client limit (hits count against it), outside the
+		// deadline and the gates (a hit takes no slot and no timer).
+		var wg func(string) uint64
+		if w, ok := o.Store.(WalletGenerational); ok {
+			wg = w.WalletGeneration
+		}
+		s.pages = newPageCache(cmp.Or(o.PageCacheBytes, DefaultPageCacheBytes), g.Generation, wg, o.Clock)
+		h = s.pages.Wrap(h)
+	}
 	if lim != nil {
 		h = ClientLimit(lim)(h)
 	}

@@ -6,8 +6,12 @@ package ingest
 
 import (
 	"context"
+	"errors"
+	"fmt"
 
+	"pmx/internal/catalog/catalog"
 	"pmx/internal/data/ledger"
+	"pmx/internal/data/store"
 )
 
 // DataStore applies a batch atomically (store.Store).
@@ -15,9 +19,11 @@ type DataStore interface {
 	Apply(ctx context.Context, events []ledger.Event) (int, error)
 }
 
-// Catalog upserts a ledger market as a catalog market (idempotent).
+// Catalog upserts a ledger market as a catalog market (idempotent) and
+// imports catalog documents (catalogsql.Store).
 type Catalog interface {
 	UpsertFromLedgerMarket(ctx context.Context, ev ledger.Event) error
+	ImportEvents(ctx context.Context, events []catalog.Event) error
 }
 
 // Pipeline applies to the data store first (the batch's atomic unit), then
@@ -43,4 +49,35 @@ func (p *Pipeline) Apply(ctx context.Context, events []ledger.Event) (int, error
 		}
 	}
 	return n, nil
+}
+
+// ImportEvents imports catalog documents as markets of the venue: the
+// markets with an order book (a conditionId and clobTokenIds) are applied
+// to the data store as `market` ledger events first (catalog.LedgerMarkets;
+// one atomic batch), then the documents go to the catalog. So a trade on an
+// imported token is applied, served by the data service with the catalog's
+// names, and moves the catalog's live figures. The market events are not
+// mirrored back into the catalog (the document is richer). As with Apply,
+// a failure between the two steps is repaired by importing again.
+func (p *Pipeline) ImportEvents(ctx context.Context, events []catalog.Event) error {
+	if p.Catalog == nil {
+		return errors.New("ingest: no catalog")
+	}
+	markets, err := catalog.LedgerMarkets(events)
+	if err != nil {
+		return err
+	}
+	if len(markets) > 0 {
+		if _, err := p.Data.Apply(ctx, markets); err != nil {
+			var rej *store.RejectedError
+			if errors.As(err, &rej) && rej.Event >= 1 && rej.Event <= len(markets) {
+				// The data store refused a market on its merits (outcome
+				// count or a token of another market): the document
+				// contradicts the venue.
+				return fmt.Errorf("%w: market %s: %v", catalog.ErrConflict, markets[rej.Event-1].ConditionID, rej.Err)
+			}
+			return err
+		}
+	}
+	return p.Catalog.ImportEvents(ctx, events)
 }

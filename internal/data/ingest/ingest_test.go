@@ -5,6 +5,7 @@ import (
 	"errors"
 	"testing"
 
+	"pmx/internal/catalog/catalog"
 	"pmx/internal/data/ledger"
 )
 
@@ -13,6 +14,8 @@ type fakeData struct{ err error }
 func (f fakeData) Apply(_ context.Context, ev []ledger.Event) (int, error) { return len(ev), f.err }
 
 type fakeCatalog struct{ got []string }
+
+func (f *fakeCatalog) ImportEvents(context.Context, []catalog.Event) error { return nil }
 
 func (f *fakeCatalog) UpsertFromLedgerMarket(_ context.Context, ev ledger.Event) error {
 	f.got = append(f.got, ev.ConditionID)

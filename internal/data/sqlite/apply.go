@@ -60,6 +60,7 @@ const (
 type applier struct {
 	ctx       context.Context
 	tx        *sql.Tx
+	dia       *Dialect // the database server's differences (dialect.go)
 	cat       *catalog
 	wallets   map[string]*wallet
 	nextWid   int64
@@ -85,6 +86,9 @@ type applier struct {
 // Apply implements store.Store. The whole batch is one transaction; the new
 // catalog is published only after commit, so a failed batch leaves nothing.
 func (db *DB) Apply(ctx context.Context, events []ledger.Event) (int, error) {
+	if db.dia.Follower {
+		return 0, ErrFollower
+	}
 	db.mu.Lock()
 	defer db.mu.Unlock()
 	tx, err := db.w.BeginTx(ctx, nil)
@@ -92,7 +96,12 @@ func (db *DB) Apply(ctx context.Context, events []ledger.Event) (int, error) {
 		return 0, err
 	}
 	defer tx.Rollback() // no-op after commit
-	a := &applier{ctx: ctx, tx: tx, cat: db.cat.Load().clone(), wallets: map[string]*wallet{},
+	if db.dia.ApplyLock != "" {
+		if _, err := tx.ExecContext(ctx, db.dia.ApplyLock); err != nil {
+			return 0, err
+		}
+	}
+	a := &applier{ctx: ctx, tx: tx, dia: &db.dia, cat: db.cat.Load().clone(), wallets: map[string]*wallet{},
 		builders: map[string]*ledger.Event{}, touched: map[*wallet]struct{}{}}
 	var applied0 int64
 	if err := tx.QueryRowContext(ctx, `SELECT max_seq, last_block, last_ts, applied FROM ingest WHERE id = 1`).
@@ -121,6 +130,10 @@ func (db *DB) Apply(ctx context.Context, events []ledger.Event) (int, error) {
 			if db.progress != nil {
 				db.progress(i, len(events))
 			}
+		}
+		switch events[i].Kind {
+		case ledger.KindMarket, ledger.KindComboMarket, ledger.KindResolution, ledger.KindBuilder:
+			a.cat.textsGen = a.cat.gen
 		}
 		ok, err := a.apply(&events[i])
 		if err != nil {

@@ -26,10 +26,10 @@ type builderAgg struct {
 
 // builderFills aggregates the market fills routed by a builder with
 // timestamp ≥ since, per (builder, bucket start of interval; "" = one
-// bucket): volume over both parties' rows (so a builder's volume is the sum
-// of the board volumes of the fills it routed: 2 × size each) and distinct
-// maker wallets. It is an index-only range scan of activity_builder_fills
-// (both rows of a fill carry the code; combo fills carry none).
+// bucket): volume = the shares its routed orders filled, each fill once
+// (its taker row; docs/boards.md), and distinct maker wallets (maker rows).
+// It is an index-only range scan of activity_builder_fills (both rows of a
+// fill carry the code; combo fills carry none).
 func (db *DB) builderFills(ctx context.Context, since int64, interval string) (map[string][]*builderAgg, error) {
 	q, err := db.r.QueryContext(ctx, `SELECT builder, ts, taker, wid, size FROM activity
 		WHERE type = 0 AND builder IS NOT NULL AND ts >= ?`, since)
@@ -71,8 +71,9 @@ func (db *DB) builderFills(ctx context.Context, since int64, interval string) (m
 			a = &acc{agg: &builderAgg{code: code}, makers: map[int64]struct{}{}}
 			accs[k] = a
 		}
-		a.agg.volume += size
-		if taker == rowMaker {
+		if taker == rowTaker {
+			a.agg.volume += size
+		} else {
 			a.makers[wid] = struct{}{}
 		}
 	}
@@ -160,7 +161,7 @@ func (db *DB) BuildersLeaderboard(ctx context.Context, p store.BuildersLeaderboa
 		out := make([]store.BuilderStanding, len(list))
 		for i, a := range list {
 			b := named(infos, a.code)
-			out[i] = store.BuilderStanding{Rank: ranks[i], BuilderName: b.name, BuilderCode: a.code,
+			out[i] = store.BuilderStanding{Rank: ranks[i], Builder: b.name, BuilderName: b.name, BuilderCode: a.code,
 				ProfileImage: b.image, Verified: b.verified, Volume: a.volume, ActiveUsers: a.makers}
 		}
 		return out, nil
@@ -236,7 +237,7 @@ func (db *DB) BuildersVolume(ctx context.Context, p store.BuildersVolumeParams) 
 			ranks := rankBuilders(list)
 			for i, a := range list {
 				b := named(infos, a.code)
-				out = append(out, store.BuilderVolumePoint{Date: bk, Rank: ranks[i], BuilderName: b.name,
+				out = append(out, store.BuilderVolumePoint{Date: bk, Rank: ranks[i], Builder: b.name, BuilderName: b.name,
 					BuilderCode: a.code, ProfileImage: b.image, Verified: b.verified, Volume: a.volume,
 					ActiveUsers: a.makers})
 			}

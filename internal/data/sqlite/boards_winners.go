@@ -112,7 +112,7 @@ func (db *DB) winners(ctx context.Context, cat *catalog) ([]winner, error) {
 			out = append(out, winner{wid: wid, category: m.category, row: store.BiggestWinner{Kind: "market",
 				PnL: pnl, InitialValue: initial, FinalValue: initial + pnl, ResolvedAt: m.resolvedAt,
 				ConditionID: m.conditionID, PositionID: t.tokenID, EventID: m.eventID, EventSlug: m.eventSlug,
-				EventTitle: m.eventTitle}})
+				EventTitle: m.eventTitle, Title: m.eventTitle}})
 		}
 		q.Close()
 		if err := q.Err(); err != nil {
@@ -147,7 +147,9 @@ func (db *DB) winners(ctx context.Context, cat *catalog) ([]winner, error) {
 		final := payout + amount.Mul(size, pays)
 		out = append(out, winner{wid: wid, row: store.BiggestWinner{Kind: "combo", PnL: pnl,
 			InitialValue: final - pnl, FinalValue: final, ResolvedAt: st.resolvedAt, ConditionID: m.conditionID,
-			PositionID: t.tokenID, EventTitle: comboTitle(cat, m)}})
+			PositionID: t.tokenID}})
+		out[len(out)-1].row.EventTitle = comboTitle(cat, m)
+		out[len(out)-1].row.Title = out[len(out)-1].row.EventTitle
 	}
 	q.Close()
 	if err := q.Err(); err != nil {

@@ -77,6 +77,10 @@ type catalog struct {
 	// larger gen. The boards memo's generation (boards.go).
 	gen   int64
 	cache genCache // market-route reads cached for this generation (markets_cache.go)
+	// textsGen is the gen of the last catalog whose batch had a market,
+	// combo_market, resolution or builder event: what enriches a wallet's
+	// feed rows last changed then (WalletGeneration).
+	textsGen int64
 }
 
 func newCatalog() *catalog {
@@ -87,7 +91,7 @@ func newCatalog() *catalog {
 // clone deep-copies the catalog so Apply can mutate it privately.
 func (c *catalog) clone() *catalog {
 	n := newCatalog()
-	n.nextMid, n.nextTid, n.gen = c.nextMid, c.nextTid, c.gen+1
+	n.nextMid, n.nextTid, n.gen, n.textsGen = c.nextMid, c.nextTid, c.gen+1, c.textsGen
 	for _, m := range c.byMid {
 		mc := *m
 		mc.tokens = nil

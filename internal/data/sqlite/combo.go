@@ -76,6 +76,9 @@ func (a *applier) comboTrade(e *ledger.Event) error {
 	side := sideBuy
 	if e.Side == "SELL" {
 		side = sideSell
+		if err := p.need(e.User, "combo token "+t.tokenID, e.Size); err != nil {
+			return err
+		}
 		w.c.realizedCombo += p.dispose(e.Size, notional, e.FeeUSDC, e.Timestamp)
 	} else {
 		p.acquire(e.Size, notional, e.FeeUSDC, e.Timestamp)
@@ -100,6 +103,20 @@ func (a *applier) comboActivity(e *ledger.Event) error {
 	}
 	half := amount.Div(e.Size, 2*amount.One)
 	var payout any
+	// Every type but SPLIT moves shares the user must hold (MERGE: of both
+	// outcomes).
+	switch e.Type {
+	case "MERGE":
+		for _, ot := range m.tokens {
+			if err := w.combos[ot.tid].need(e.User, "combo token "+ot.tokenID, e.Size); err != nil {
+				return err
+			}
+		}
+	case "REDEEM", "CONVERT", "COMPRESS", "WRAP", "UNWRAP":
+		if err := w.combos[t.tid].need(e.User, "combo token "+t.tokenID, e.Size); err != nil {
+			return err
+		}
+	}
 	switch e.Type {
 	case "SPLIT":
 		for _, ot := range m.tokens {

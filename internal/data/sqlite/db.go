@@ -38,6 +38,7 @@ type DB struct {
 
 	boards boardCache // memoised boards (boards.go)
 	hot    hotModel   // in-memory wallet feeds (hot.go)
+	dia    Dialect    // the database server's differences (dialect.go); zero for the file
 }
 
 var _ store.Store = (*DB)(nil)
@@ -110,7 +111,13 @@ func Open(path string, opt Options) (*DB, error) {
 		w.Close()
 		return nil, err
 	}
-	db := &DB{w: w, r: r, clock: opt.Clock, progress: opt.Progress}
+	return start(w, r, opt, Dialect{})
+}
+
+// start loads the catalog and, unless d.Follower, the hot read model of an
+// open, migrated database; it owns (and closes on failure) both pools.
+func start(w, r *sql.DB, opt Options, d Dialect) (*DB, error) {
+	db := &DB{w: w, r: r, clock: opt.Clock, progress: opt.Progress, dia: d}
 	if db.clock == nil {
 		db.clock = time.Now
 	}
@@ -120,6 +127,9 @@ func Open(path string, opt Options) (*DB, error) {
 		return nil, err
 	}
 	db.cat.Store(cat)
+	if d.Follower {
+		return db, nil
+	}
 	if err := db.loadHot(context.Background()); err != nil {
 		db.Close()
 		return nil, err
@@ -129,6 +139,9 @@ func Open(path string, opt Options) (*DB, error) {
 
 // Close closes both pools.
 func (db *DB) Close() error {
+	if db.w == db.r {
+		return db.r.Close()
+	}
 	err1 := db.r.Close()
 	err2 := db.w.Close()
 	if err1 != nil {
@@ -147,4 +160,29 @@ func migrate(ctx context.Context, w *sql.DB) error {
 		return err
 	}
 	return migrations.Run(ctx, w, files, "schema_version")
+}
+
+// Generation implements dataapi.Generational: the published catalog's
+// number. Every committed Apply publishes a new catalog (with the hot
+// model, under its lock) before it returns, so the number moves after the
+// batch is visible and never before.
+func (db *DB) Generation() uint64 { return uint64(db.cat.Load().gen) }
+
+// WalletGeneration implements dataapi.WalletGenerational: the generation of
+// what a wallet's feeds (/v2/trades?user=, /v2/activity?user=) show. They
+// are a function of the wallet's activity rows and profile (published with
+// the wallet's gen, under the hot model's lock, by every Apply that touched
+// the wallet) and of the market texts that enrich the rows (the catalog's
+// textsGen), so the larger of the two moves exactly when such a page can
+// change, and never before the change is visible. Marks do not enter the
+// feeds, so other wallets' trades leave it alone.
+func (db *DB) WalletGeneration(addr string) uint64 {
+	h := &db.hot
+	h.mu.RLock()
+	defer h.mu.RUnlock()
+	g := db.cat.Load().textsGen
+	if hw := h.byAddr[addr]; hw != nil && hw.gen > g {
+		g = hw.gen
+	}
+	return uint64(g)
 }

@@ -11,5 +11,6 @@ import (
 // cancelled context) from an event refused on its merits.
 func isStoreFailure(err error) bool {
 	var se *drv.Error
-	return errors.As(err, &se) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
+	var sf interface{ StoreFailure() bool } // a database server's errors (Dialect)
+	return errors.As(err, &se) || (errors.As(err, &sf) && sf.StoreFailure()) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)
 }

@@ -82,8 +82,13 @@ func (a *applier) trade(e *ledger.Event) error {
 	}
 	notional := amount.Mul(e.Price, e.Size)
 	takerSide, makerSide := sideBuy, sideSell
+	seller, sellerAddr := maker, e.Maker
 	if e.Side == "SELL" {
 		takerSide, makerSide = sideSell, sideBuy
+		seller, sellerAddr = taker, e.Taker
+	}
+	if err := seller.pos[t.tid].need("seller "+sellerAddr, "token "+t.tokenID, e.Size); err != nil {
+		return err
 	}
 	a.fill(taker, t, takerSide, e, notional, e.FeeUSDC)
 	a.fill(maker, t, makerSide, e, notional, 0)
@@ -160,6 +165,11 @@ func (a *applier) merge(e *ledger.Event) error {
 		return err
 	}
 	each := amount.Div(e.Amount, amount.Micro(len(m.tokens))*amount.One)
+	for _, t := range m.tokens {
+		if err := w.pos[t.tid].need(e.User, "token "+t.tokenID, e.Amount); err != nil {
+			return err
+		}
+	}
 	for _, t := range m.tokens {
 		w.c.realizedMarket += w.position(t.tid, m.mid).dispose(e.Amount, each, 0, e.Timestamp)
 	}
@@ -257,6 +267,13 @@ func (a *applier) conversion(e *ledger.Event) error {
 	for _, m := range a.cat.byEvent[first.eventID] {
 		if m.negRisk && len(m.tokens) == 2 {
 			group = append(group, m)
+		}
+	}
+	for _, m := range group {
+		if listed[m.mid] {
+			if err := w.pos[m.tokens[1].tid].need(e.User, "NO token "+m.tokens[1].tokenID, e.Amount); err != nil {
+				return err
+			}
 		}
 	}
 	n := amount.Micro(len(group))

@@ -304,7 +304,7 @@ func activityRows(cat enricher, rows []feedRow) []store.Activity {
 			Type: store.ActivityTypes[r.typ], Size: r.size, USDCSize: r.usdc, TransactionHash: r.tx, Price: r.price,
 			TokenID: e.token, Side: sideNames[r.side], OutcomeIndex: e.idx, Title: e.title, Slug: e.slug,
 			Icon: e.icon, EventSlug: e.eventSlug, Outcome: e.outcome, Name: r.name, Pseudonym: r.pseudo, Bio: r.bio,
-			ProfileImage: r.image, IsCombo: e.combo && r.typ == actTrade}
+			ProfileImage: r.image, BlockTimestamp: r.ts, SequenceID: r.seq, IsCombo: e.combo && r.typ == actTrade}
 	}
 	return out
 }

@@ -91,8 +91,12 @@ func (a *applier) dropIndexesForBulk(events int) ([]string, error) {
 	if events < 2*rows {
 		return nil, nil
 	}
-	q, err := a.tx.QueryContext(a.ctx, `SELECT name, sql FROM sqlite_master
-		WHERE type = 'index' AND tbl_name IN ('activity', 'positions') AND sql IS NOT NULL`)
+	list := `SELECT name, sql FROM sqlite_master
+		WHERE type = 'index' AND tbl_name IN ('activity', 'positions') AND sql IS NOT NULL`
+	if a.dia.IndexesSQL != "" {
+		list = a.dia.IndexesSQL
+	}
+	q, err := a.tx.QueryContext(a.ctx, list)
 	if err != nil {
 		return nil, err
 	}

@@ -6,6 +6,7 @@ import (
 
 	"pmx/internal/amount"
 	"pmx/internal/data/ledger"
+	"pmx/internal/data/sqlite"
 )
 
 // synth generates a deterministic world: markets binary markets in groups
@@ -16,10 +17,23 @@ import (
 func synth(seed uint64, markets, wallets, trades int) []ledger.Event {
 	r := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
 	evs := make([]ledger.Event, 0, markets+wallets+trades+trades/5+markets)
+	b := newBuilder(1_780_000_000)
+	hold := sqlite.NewHoldings()
 	for i := 1; i <= markets; i++ {
 		e := binary(i, int64(1000+(i-1)/4), ((i-1)/4)%2 == 0)
 		e.Category = []string{"politics", "sports", "crypto", "esports"}[i%4]
 		evs = append(evs, e)
+		hold.Apply(e)
+	}
+	// add appends e, preceded by the split its disposer needs (nobody
+	// disposes of shares they do not hold).
+	add := func(e ledger.Event, step int64) {
+		if s := hold.Need(e); s != nil {
+			evs = append(evs, b.env(*s, step))
+			hold.Apply(*s)
+		}
+		evs = append(evs, b.env(e, step))
+		hold.Apply(e)
 	}
 	for w := 1; w <= wallets; w++ {
 		evs = append(evs, ledger.Event{Kind: ledger.KindProfile, Address: addr(w), Name: fmt.Sprintf("trader%d", w),
@@ -29,7 +43,6 @@ func synth(seed uint64, markets, wallets, trades int) []ledger.Event {
 	for i := range price {
 		price[i] = 200_000 + r.Int64N(600_000)
 	}
-	b := newBuilder(1_780_000_000)
 	span := int64(90 * 86400)
 	step := span / int64(trades+trades/5)
 	resolved := map[int]bool{}
@@ -62,7 +75,7 @@ func synth(seed uint64, markets, wallets, trades int) []ledger.Event {
 			size := amount.Micro((1 + r.Int64N(500)) * 100_000)
 			e := ledger.Event{Kind: ledger.KindTrade, TokenID: tok, Maker: addr(w2), Taker: addr(w1), Side: side,
 				Price: amount.Micro(p / 1000 * 1000), Size: size, FeeUSDC: amount.Micro(r.Int64N(20_000))}
-			evs = append(evs, b.env(e, step))
+			add(e, step)
 			continue
 		}
 		var e ledger.Event
@@ -86,7 +99,7 @@ func synth(seed uint64, markets, wallets, trades int) []ledger.Event {
 				e = userEv(ledger.KindRedeem, w1, 10*(1+r.IntN(markets/10)), "")
 			}
 		}
-		evs = append(evs, b.env(e, step))
+		add(e, step)
 	}
 	return evs
 }

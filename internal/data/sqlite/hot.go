@@ -82,6 +82,7 @@ func hotCmp(a, b hotRow) int {
 type hotWallet struct {
 	prof     walletProf
 	verified bool
+	gen      int64 // catalog gen of the last publish that touched the wallet (WalletGeneration)
 	rows     []hotRow
 	pos      []hotPos // hot_positions.go
 }
@@ -201,6 +202,7 @@ func (db *DB) publish(a *applier) {
 			hw = &hotWallet{}
 			h.byWid[w.wid] = hw
 		}
+		hw.gen = a.cat.gen
 		hw.prof = walletProf{wid: w.wid, addr: w.addr, name: w.name, pseudo: w.pseudonym, bio: w.bio, image: w.image}
 		hw.verified = w.verified
 		publishPositions(hw, w)

@@ -13,7 +13,7 @@ import (
 // Trades implements store.Store: the wallet shape from the hot read model
 // (hot.go), the market and global shapes through SQL (tradesSQL).
 func (db *DB) Trades(ctx context.Context, p store.TradesParams) (store.Page[store.Trade, store.FeedKey], error) {
-	if p.User == "" {
+	if p.User == "" || db.dia.Follower {
 		return db.tradesSQL(ctx, p)
 	}
 	var none store.Page[store.Trade, store.FeedKey]
@@ -48,6 +48,9 @@ func (db *DB) Trades(ctx context.Context, p store.TradesParams) (store.Page[stor
 // Activity implements store.Store from the hot read model (every shape is a
 // wallet's; activitySQL is the same query through SQL).
 func (db *DB) Activity(ctx context.Context, p store.ActivityParams) (store.Page[store.Activity, store.FeedKey], error) {
+	if db.dia.Follower {
+		return db.activitySQL(ctx, p)
+	}
 	var none store.Page[store.Activity, store.FeedKey]
 	h := &db.hot
 	h.mu.RLock()

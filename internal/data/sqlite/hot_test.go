@@ -252,6 +252,10 @@ func TestHotEdges(t *testing.T) {
 			EndDate: "2026-12-31T00:00:00Z"})
 	}
 	evs = append(evs, ledger.Event{Kind: ledger.KindProfile, Address: addr(1), Name: "one", Pseudonym: "P1"})
+	hold := NewHoldings()
+	for _, e := range evs {
+		hold.Apply(e)
+	}
 	r := rand.New(rand.NewPCG(3, 4))
 	ts := int64(1_780_000_000)
 	gen := func(k int) []ledger.Event {
@@ -282,7 +286,12 @@ func TestHotEdges(t *testing.T) {
 					Side: pick(r, []string{"BUY", "SELL"}), Price: amount.Micro(100_000 + r.IntN(800_000)),
 					Size: amount.Micro(1 + r.IntN(50_000_000))}
 			}
+			if sp := hold.Need(e); sp != nil { // sellers split first
+				out = append(out, env(*sp, ts))
+				hold.Apply(*sp)
+			}
 			out = append(out, env(e, ts))
+			hold.Apply(e)
 		}
 		return out
 	}
@@ -296,11 +305,13 @@ func TestHotEdges(t *testing.T) {
 		t.Fatal(err)
 	}
 	// A failed batch (unknown condition at its end) changes nothing.
+	kept := hold.Clone()
 	bad := append(gen(5), env(ledger.Event{Kind: ledger.KindSplit, User: addr(1), ConditionID: cond(77),
 		Amount: 1}, ts))
 	if _, err := db.Apply(ctx, bad); err == nil {
 		t.Fatal("bad batch applied")
 	}
+	hold = kept
 	compareRandom(t, db, 5, hotN(80, 800))
 	comparePositions(t, db, 5, hotN(80, 800), nil)
 

@@ -1,6 +1,10 @@
 package sqlite
 
-import "pmx/internal/amount"
+import (
+	"fmt"
+
+	"pmx/internal/amount"
+)
 
 // position is one wallet's holding of one token (or combo position) with its
 // weighted-average cost accounting. Invariants: size ≥ 0; cost ≥ 0; cost is
@@ -37,13 +41,26 @@ func (p *position) acquire(size, cost, fee amount.Micro, ts int64) {
 
 // dispose removes size shares for proceeds, charging fee against the
 // realized PnL, and returns the realized delta. The removed basis is the
-// proportional share of cost. Shares disposed beyond the holding (which a
-// consistent ledger never produces) carry no basis: their proceeds are all
-// profit, and the holding floors at zero.
+// proportional share of cost. Callers check the holding first (need):
+// disposing of more than is held is an invalid event.
 func (p *position) dispose(size, proceeds, fee amount.Micro, ts int64) amount.Micro {
 	d := proceeds - p.removeAtCost(size, ts) - fee
 	p.realized += d
 	return d
+}
+
+// need refuses a disposal of more than the holding (docs/ledger-events.md,
+// "Position accounting"): shares are never created by selling, merging or
+// redeeming, so every outcome's supply stays what splits and buys made it.
+func (p *position) need(who, what string, size amount.Micro) error {
+	if p != nil && size <= p.size {
+		return nil
+	}
+	var held amount.Micro
+	if p != nil {
+		held = p.size
+	}
+	return fmt.Errorf("%s holds %s of %s and cannot dispose of %s", who, held, what, size)
 }
 
 // removeAtCost takes size shares out at their average cost without realizing

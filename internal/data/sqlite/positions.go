@@ -39,7 +39,7 @@ const hundred = 100 * amount.One
 // a market's in SQL, an index range); status, dust, marks and the sort are
 // computed here, exactly, in fixed point.
 func (db *DB) Positions(ctx context.Context, p store.PositionsParams) (store.Page[store.Position, store.PositionKey], error) {
-	return db.positions(ctx, p, true)
+	return db.positions(ctx, p, !db.dia.Follower)
 }
 
 // positions is Positions; hot = false reads a user's candidates through SQL

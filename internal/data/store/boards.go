@@ -139,6 +139,7 @@ type BiggestWinner struct {
 	EventID      int64        `json:"event_id"`   // 0 on combo rows
 	EventSlug    string       `json:"event_slug"` // "" on combo rows
 	EventTitle   string       `json:"event_title"`
+	Title        string       `json:"title"` // the contract's name; = EventTitle
 	UserName     string       `json:"user_name"`
 	ProfileImage string       `json:"profile_image"`
 }
@@ -146,6 +147,7 @@ type BiggestWinner struct {
 // BuilderStanding is a /v2/builders/leaderboard row.
 type BuilderStanding struct {
 	Rank         int64        `json:"rank"`
+	Builder      string       `json:"builder"`      // the contract's name; = BuilderName
 	BuilderName  string       `json:"builder_name"` // falls back to BuilderCode
 	BuilderCode  string       `json:"builder_code"`
 	ProfileImage string       `json:"profile_image"`
@@ -156,8 +158,9 @@ type BuilderStanding struct {
 
 // BuilderVolumePoint is a /v2/builders/volume row.
 type BuilderVolumePoint struct {
-	Date         string       `json:"date"` // YYYY-MM-DD, UTC bucket start
-	Rank         int64        `json:"rank"` // within the bucket
+	Date         string       `json:"date"`    // YYYY-MM-DD, UTC bucket start
+	Rank         int64        `json:"rank"`    // within the bucket
+	Builder      string       `json:"builder"` // = BuilderName
 	BuilderName  string       `json:"builder_name"`
 	BuilderCode  string       `json:"builder_code"`
 	ProfileImage string       `json:"profile_image"`

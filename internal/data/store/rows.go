@@ -222,7 +222,12 @@ type Activity struct {
 	Bio                   string       `json:"bio"`
 	ProfileImage          string       `json:"profile_image"`
 	ProfileImageOptimized string       `json:"profile_image_optimized"`
-	IsCombo               bool         `json:"is_combo,omitempty"` // only on combo trade rows
+	// BlockTimestamp and SequenceID are the contract's names for the row's
+	// time (= Timestamp, kept for production's clients) and its keyset
+	// ordering pair's tie-breaker (store.SequenceID).
+	BlockTimestamp int64 `json:"block_timestamp"`
+	SequenceID     int64 `json:"sequence_id"`
+	IsCombo        bool  `json:"is_combo,omitempty"` // only on combo trade rows
 }
 
 // ComboActivity is a /v2/activity/combos row.

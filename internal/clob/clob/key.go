@@ -1,4 +1,7 @@
-package clobhttp
+// Package clob is the order-book exchange's domain: API-key records and
+// their store interface, the coded error catalogue, markets, signed orders
+// (V1 and V2) and their EIP-712 hashes. It imports no HTTP and no storage.
+package clob
 
 import (
 	"context"

@@ -1,0 +1,42 @@
+package main
+
+import (
+	"context"
+	"encoding/hex"
+	"fmt"
+	"log/slog"
+
+	"pmx/internal/clob/clobhttp"
+	"pmx/internal/clob/clobsvc"
+	"pmx/internal/config"
+	"pmx/internal/ratelimit"
+	"pmx/internal/server"
+)
+
+// newCLOB builds the CLOB service: API keys derive from the master key in
+// <data-dir>/clob.key (losing it invalidates every issued key) and their
+// records live in the shared database; the exchange's journal is
+// <data-dir>/clob and its markets come from the catalog.
+func newCLOB(ctx context.Context, dd *server.DataDir, st *stores, cfg config.Serve, log *slog.Logger) (*clobhttp.Handler, *ratelimit.Limiter, *clobsvc.Service, error) {
+	keyHex, err := dd.Secret("clob.key")
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	master, err := hex.DecodeString(keyHex)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("clob.key: %w", err)
+	}
+	keys, err := clobKeys(ctx, st)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	svc := clobsvc.Open(clobsvc.Options{Dir: dd.File("clob"), Markets: clobsvc.CatalogMarkets(st.catalog), Log: log,
+		Limits: cfg.ClobRateLimits, ChainDelay: cfg.ClobChainDelay})
+	h, err := clobhttp.New(clobhttp.Options{Store: keys, MasterKey: master, Log: log, Service: svc})
+	if err != nil {
+		svc.Close()
+		return nil, nil, nil, err
+	}
+	lim, err := ratelimit.New(ratelimit.CLOBDefaults(), nil)
+	return h, lim, svc, err
+}

@@ -1,0 +1,288 @@
+package dataapi
+
+import (
+	"container/list"
+	"net/http"
+	"strconv"
+	"sync"
+	"sync/atomic"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"pmx/internal/ratelimit"
+)
+
+// Generational is implemented by a store whose answers are a function of
+// its generation and the request: Generation only grows, and it moves after
+// the effects of every acknowledged Apply are visible to readers
+// (internal/data/sqlite: the published catalog's number). A store without
+// it gets no page cache.
+type Generational interface {
+	Generation() uint64
+}
+
+// WalletGenerational is implemented by a store that can tell, per wallet,
+// the generation of what its feeds (/v2/trades?user=, /v2/activity?user=)
+// show: it moves whenever such a page can change (the wallet's own rows or
+// profile, or the market texts that enrich them), after the change is
+// visible, and never goes back. Feeds then stay cached across batches that
+// did not touch the wallet.
+type WalletGenerational interface {
+	WalletGeneration(addr string) uint64
+}
+
+// Clock buckets of the cached routes: what else than (generation, path,
+// query) an answer may depend on.
+const (
+	bucketNone   = iota // a function of the store alone (positions, value, holders)
+	bucketSecond        // the feeds' default windows move with the second
+	bucketDay           // the boards' windows are whole UTC days
+)
+
+// cachedRoutes are the routes whose 200 answers are kept (issue 20: the
+// wallet routes, value, holders and the boards).
+var cachedRoutes = map[string]int{
+	"/v2/trades": bucketSecond, "/v2/activity": bucketSecond,
+	"/v2/positions": bucketNone, "/v2/value": bucketNone, "/v2/holders": bucketNone,
+	"/v2/leaderboard": bucketDay, "/v2/biggest-winners": bucketDay,
+	"/v2/builders/leaderboard": bucketDay, "/v2/builders/volume": bucketDay,
+}
+
+// maxCachedQuery bounds the query text of a cacheable request (the key);
+// longer queries are served uncached.
+const maxCachedQuery = 1024
+
+// DefaultPageCacheBytes bounds the page cache's bodies by default.
+const DefaultPageCacheBytes = 64 << 20
+
+// pageCache keeps whole 200 answers keyed by path, raw query and clock
+// bucket. Each entry carries the generation it was answered at: the store's,
+// or for a wallet's feeds the wallet's (WalletGenerational). Invariant: an
+// entry's body is what the handler answered for its key at the entry's
+// generation or later, and a hit requires the current generation to equal
+// the entry's, so a hit is byte for byte the handler's answer now (the
+// generation is read before the handler runs and the bucket both before and
+// after it). An entry found older is dropped: exact invalidation by ingest,
+// never a time-based staleness. Memory: bodies plus keys ≤ max, least
+// recently used out; a body over max/8 is not kept.
+type pageCache struct {
+	max       int64
+	gen       func() uint64
+	walletGen func(addr string) uint64 // nil: feeds use the store's generation
+	clock     ratelimit.Clock
+
+	mu    sync.Mutex
+	m     map[string]*list.Element
+	lru   list.List // of *pageEntry, most recent first
+	bytes int64
+
+	hits, misses, evictions, purges atomic.Uint64
+	size, count                     atomic.Int64 // mirrors of bytes and len(m) for metrics
+}
+
+type pageEntry struct {
+	key    string
+	gen    uint64
+	body   []byte
+	gzOnce sync.Once
+	gz     []byte // pagegzip.go; nil until a gzip client asks, or when it does not shrink
+}
+
+func newPageCache(max int64, gen func() uint64, walletGen func(string) uint64, clock ratelimit.Clock) *pageCache {
+	return &pageCache{max: max, gen: gen, walletGen: walletGen, clock: clock, m: map[string]*list.Element{}}
+}
+
+func (c *pageCache) bucket(kind int) int64 {
+	switch kind {
+	case bucketSecond:
+		return c.clock.Now().Unix()
+	case bucketDay:
+		return c.clock.Now().Unix() / 86400
+	}
+	return 0
+}
+
+func pageKey(path, query string, bucket int64) string {
+	b := make([]byte, 0, len(path)+len(query)+24)
+	b = append(append(append(b, path...), '?'), query...)
+	b = strconv.AppendInt(append(b, '#'), bucket, 10)
+	return string(b)
+}
+
+// Wrap serves cacheable GET/HEAD requests from the cache and records the
+// 200 answers of cacheable GETs that miss.
+func (c *pageCache) Wrap(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		kind, ok := cachedRoutes[r.URL.Path]
+		if !ok || (r.Method != http.MethodGet && r.Method != http.MethodHead) || len(r.URL.RawQuery) > maxCachedQuery {
+			next.ServeHTTP(w, r)
+			return
+		}
+		gen := c.generation(kind, r) // before the handler: an entry is never older than its generation
+		b0 := c.bucket(kind)
+		key := pageKey(r.URL.Path, r.URL.RawQuery, b0)
+		w.Header().Set("Vary", "Accept-Encoding")
+		if el := c.get(gen, key); el != nil {
+			c.hits.Add(1)
+			if acceptsGzip(r.Header.Values("Accept-Encoding")) {
+				if gz := c.gzipped(el); gz != nil {
+					w.Header().Set("Content-Encoding", "gzip")
+					writeBody(w, http.StatusOK, gz)
+					return
+				}
+			}
+			writeBody(w, http.StatusOK, el.Value.(*pageEntry).body)
+			return
+		}
+		c.misses.Add(1)
+		if r.Method != http.MethodGet {
+			next.ServeHTTP(w, r)
+			return
+		}
+		rec := &pageRecorder{ResponseWriter: w, limit: int(c.max / 8)}
+		next.ServeHTTP(rec, r)
+		if rec.status == http.StatusOK && !rec.over && rec.Header().Get("Content-Type") == "application/json" &&
+			c.bucket(kind) == b0 {
+			c.put(gen, key, rec.body)
+		}
+	})
+}
+
+// generation is what an answer of this request depends on: the wallet's
+// generation for a feed with a valid user (parsed as the handler parses it),
+// else the store's.
+func (c *pageCache) generation(kind int, r *http.Request) uint64 {
+	if kind == bucketSecond && c.walletGen != nil {
+		if q, err := ParseRequest(r); err == nil {
+			if u, err := q.User(false); err == nil && u != "" {
+				return c.walletGen(u)
+			}
+		}
+	}
+	return c.gen()
+}
+
+// get returns the entry cached for key at generation gen, or nil. An entry
+// of an older generation is dropped. The entry's body never changes.
+func (c *pageCache) get(gen uint64, key string) *list.Element {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	el := c.m[key]
+	if el == nil {
+		return nil
+	}
+	e := el.Value.(*pageEntry)
+	if e.gen != gen {
+		if e.gen < gen {
+			c.remove(el)
+			c.purges.Add(1)
+		}
+		return nil
+	}
+	c.lru.MoveToFront(el)
+	return el
+}
+
+func (c *pageCache) put(gen uint64, key string, body []byte) {
+	cost := int64(len(body) + len(key))
+	if cost > c.max/8 {
+		return
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if el := c.m[key]; el != nil {
+		if el.Value.(*pageEntry).gen >= gen {
+			return // already cached, or a newer reader's answer
+		}
+		c.remove(el)
+	}
+	c.m[key] = c.lru.PushFront(&pageEntry{key: key, gen: gen, body: body})
+	c.bytes += cost
+	for c.bytes > c.max {
+		c.remove(c.lru.Back())
+		c.evictions.Add(1)
+	}
+	c.size.Store(c.bytes)
+	c.count.Store(int64(len(c.m)))
+}
+
+// remove drops an entry. Caller holds mu.
+func (c *pageCache) remove(el *list.Element) {
+	e := el.Value.(*pageEntry)
+	c.lru.Remove(el)
+	delete(c.m, e.key)
+	c.bytes -= int64(len(e.body) + len(e.key) + len(e.gz))
+	c.size.Store(c.bytes)
+	c.count.Store(int64(len(c.m)))
+}
+
+// pageRecorder passes a response through and keeps a copy of its body,
+// up to limit bytes.
+type pageRecorder struct {
+	http.ResponseWriter
+	status int
+	body   []byte
+	limit  int
+	over   bool
+}
+
+func (p *pageRecorder) WriteHeader(code int) {
+	if p.status == 0 {
+		p.status = code
+	}
+	p.ResponseWriter.WriteHeader(code)
+}
+
+func (p *pageRecorder) Write(b []byte) (int, error) {
+	if p.status == 0 {
+		p.status = http.StatusOK
+	}
+	if !p.over {
+		if len(p.body)+len(b) > p.limit {
+			p.over, p.body = true, nil
+		} else {
+			p.body = append(p.body, b...)
+		}
+	}
+	return p.ResponseWriter.Write(b)
+}
+
+// PageCacheStats is the page cache's state, for /metrics.
+type PageCacheStats struct {
+	Bytes, MaxBytes, Entries               int64
+	Hits, Misses, Evictions, Invalidations uint64
+}
+
+// PageCacheStats reports the cache (zero when the store has no generation
+// or the cache is off).
+func (s *Service) PageCacheStats() PageCacheStats {
+	c := s.pages
+	if c == nil {
+		return PageCacheStats{}
+	}
+	return PageCacheStats{Bytes: c.size.Load(), MaxBytes: c.max, Entries: c.count.Load(), Hits: c.hits.Load(),
+		Misses: c.misses.Load(), Evictions: c.evictions.Load(), Invalidations: c.purges.Load()}
+}
+
+// Collectors are the page cache's Prometheus metrics (register them on the
+// process registry): pmx_data_page_cache_{bytes,max_bytes,entries} gauges
+// and {hits,misses,evictions,invalidations}_total counters.
+func (s *Service) Collectors() []prometheus.Collector {
+	g := func(name, help string, f func(PageCacheStats) int64) prometheus.Collector {
+		return prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "pmx_data_page_cache_" + name, Help: help},
+			func() float64 { return float64(f(s.PageCacheStats())) })
+	}
+	c := func(name, help string, f func(PageCacheStats) uint64) prometheus.Collector {
+		return prometheus.NewCounterFunc(prometheus.CounterOpts{Name: "pmx_data_page_cache_" + name + "_total", Help: help},
+			func() float64 { return float64(f(s.PageCacheStats())) })
+	}
+	return []prometheus.Collector{
+		g("bytes", "Bytes held by the data service's page cache (bodies and keys).", func(p PageCacheStats) int64 { return p.Bytes }),
+		g("max_bytes", "The page cache's bound.", func(p PageCacheStats) int64 { return p.MaxBytes }),
+		g("entries", "Pages held.", func(p PageCacheStats) int64 { return p.Entries }),
+		c("hits", "Requests answered from the page cache.", func(p PageCacheStats) uint64 { return p.Hits }),
+		c("misses", "Cacheable requests the handler answered.", func(p PageCacheStats) uint64 { return p.Misses }),
+		c("evictions", "Pages dropped to stay within the bound.", func(p PageCacheStats) uint64 { return p.Evictions }),
+		c("invalidations", "Pages found older than their generation (an ingest changed them) and dropped.", func(p PageCacheStats) uint64 { return p.Invalidations }),
+	}
+}
