@@ -33,9 +33,10 @@ const signer = keySigner('0x7c852118294e51e653712a81e05800f419141751be58f605c371
 const wallet = await signer.getAddress();
 
 // The session's event stream (every push, buffered); waitOrder reads it up to
-// the first update of order id. placeOrder would also wait for that update,
-// but registers its wait only after the ack is processed, which races with a
-// push arriving in the same socket read; postOrders plus the stream does not.
+// the first update of order id. placeOrder also waits for that update but
+// registers its wait only after the ack is processed; the server's ack gap
+// (perpshttp.DefaultAckGap, 100 ms like production) keeps the push out of
+// the ack's socket read, and the test below calls placeOrder itself.
 function events(session) {
   const it = session[Symbol.asyncIterator]();
   return async function waitOrder(id) {
@@ -85,6 +86,20 @@ test('perps session: proxy, credentials, orders over the socket, reads, revoke',
     const row = (Array.isArray(cfg) ? cfg : cfg.items ?? Object.values(cfg)).flat().find((r) => (r.instrumentId ?? r.instrument_id) === 1);
     assert.equal(row?.leverage, 5, JSON.stringify(cfg));
     for await (const page of session.listFundingPayments({ instrumentId: 1 })) { assert.ok(Array.isArray(page.items ?? page)); break; }
+    // placeOrder itself: it waits for the order's first push after the ack.
+    const placed = await session.placeOrder({ instrumentId: 1, side: OrderSide.BUY, price: '101', quantity: '1', timeInForce: 'gtc' });
+    assert.equal((placed.order ?? placed).status, 'open', JSON.stringify(placed));
+    await session.cancelOrder({ orderId: (placed.order ?? placed).id });
+
+    // Money: the operator's deposit is listed; a withdrawal is listed with its id.
+    let deposits = [];
+    for await (const page of session.listDeposits()) { deposits = deposits.concat(page.items ?? page); break; }
+    assert.ok(deposits.length >= 1, JSON.stringify(deposits));
+    const withdrawalId = await client.withdrawFromPerps({ amount: 100_000_000n });
+    let withdrawals = [];
+    for await (const page of session.listWithdrawals()) { withdrawals = withdrawals.concat(page.items ?? page); break; }
+    const w = withdrawals.find((x) => String(x.withdrawalId ?? x.withdraw_id) === String(withdrawalId));
+    assert.ok(w, `withdrawal ${withdrawalId} not listed: ${JSON.stringify(withdrawals, (k, v) => typeof v === 'bigint' ? String(v) : v)}`);
 
     // A second session on the same credential; cancel-all from it.
     const second = await client.openPerpsSession({ credentials: session.credentials });

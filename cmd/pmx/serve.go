@@ -26,6 +26,7 @@ import (
 	"pmx/internal/data/sqlite"
 	"pmx/internal/demo"
 	"pmx/internal/perps/perpshttp"
+	"pmx/internal/perps/perpsvc"
 	"pmx/internal/ratelimit"
 	"pmx/internal/server"
 )
@@ -142,7 +143,8 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 				RiskDelay: cfg.PerpsRiskDelay, AcceptDelay: cfg.PerpsAcceptDelay, TakerDelay: cfg.PerpsTakerDelay,
 				ModifyDelay: cfg.PerpsModifyDelay, COIDWait: cfg.PerpsCOIDWait, NoHeldCancels: !cfg.PerpsHeldCancels,
 				KnownKeys: cmp.Or(cfg.PerpsKnownKeys, -1), FundingInterval: cfg.PerpsFundingInterval,
-				AutoCancelDaily: cfg.PerpsAutoCancelDaily})
+				AutoCancelDaily: cfg.PerpsAutoCancelDaily,
+				Money:           perpsvc.MoneyOptions{BlockTime: cfg.PerpsBlockTime, WithdrawFee: cfg.PerpsWithdrawFee}})
 		})
 		if err != nil {
 			return err

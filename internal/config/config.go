@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"pmx/internal/amount"
 )
 
 // Serve is the configuration of `pmx serve`.
@@ -50,6 +52,10 @@ type Serve struct {
 	// PerpsAutoCancelDaily: auto-cancel triggers allowed per account per UTC
 	// day. Default 1,000.
 	PerpsAutoCancelDaily int
+	// PerpsBlockTime is the simulated chain's block interval (withdrawal and
+	// deposit confirmations); PerpsWithdrawFee the pUSD withdrawal fee.
+	PerpsBlockTime   time.Duration
+	PerpsWithdrawFee string
 	// Store and Role: where the data and catalog live and what this process
 	// serves (store.go).
 	Store, Role string
@@ -69,6 +75,8 @@ func Defaults() Serve {
 		AdminAddr:        "127.0.0.1:8089",
 		Demo:             true,
 		IPLimits:         true,
+		PerpsBlockTime:   2 * time.Second,
+		PerpsWithdrawFee: "1",
 		ClobRateLimits:   "enforce",
 		ClobChainDelay:   2 * time.Second,
 		DemoSeed:         1,
@@ -112,6 +120,8 @@ func (c *Serve) Bind(fs *flag.FlagSet, env func(string) string) {
 	fs.IntVar(&c.PerpsAutoCancelDaily, "perps-auto-cancel-daily", int(envInt(env, "perps-auto-cancel-daily", int64(d.PerpsAutoCancelDaily))), "perps: auto-cancel triggers allowed per account per UTC day (env PMX_PERPS_AUTO_CANCEL_DAILY)")
 	dur(&c.PerpsCOIDWait, "perps-coid-wait", d.PerpsCOIDWait, "perps: how long a cancel by an unknown client order id waits for a racing create (production ~100ms)")
 	fs.IntVar(&c.PerpsKnownKeys, "perps-known-keys", int(envInt(env, "perps-known-keys", int64(d.PerpsKnownKeys))), "perps: no effect, kept for compatibility (the known-key shortcut was removed: libsecp256k1 recovery is faster; env PMX_PERPS_KNOWN_KEYS)")
+	fs.DurationVar(&c.PerpsBlockTime, "perps-block-time", envDuration(env, "perps-block-time", d.PerpsBlockTime), "perps: block interval of the simulated chain that confirms withdrawals and deposits (env PMX_PERPS_BLOCK_TIME)")
+	StringVar(fs, env, &c.PerpsWithdrawFee, "perps-withdraw-fee", d.PerpsWithdrawFee, "perps: withdrawal fee in pUSD, withheld from the amount sent")
 	str(&c.ClobRateLimits, "clob-rate-limits", d.ClobRateLimits, "CLOB per-signer token buckets: enforce, warn (process and flag) or off")
 	dur(&c.ClobChainDelay, "clob-chain-delay", d.ClobChainDelay, "CLOB: simulated chain step of a trade (MATCHED -> MINED -> CONFIRMED)")
 	fs.BoolVar(&c.PerpsHeldCancels, "perps-held-cancels", envBool(env, "perps-held-cancels", d.PerpsHeldCancels), "perps: hold a cancel that races an accept (else order_in_flight) (env PMX_PERPS_HELD_CANCELS)")
@@ -129,6 +139,12 @@ func (c *Serve) Check() error {
 		if d.v < 0 || d.v > MaxPerpsDelay || d.v%time.Millisecond != 0 {
 			return fmt.Errorf("--%s %v: must be whole milliseconds from 0 to %v", d.name, d.v, MaxPerpsDelay)
 		}
+	}
+	if c.PerpsBlockTime <= 0 || c.PerpsBlockTime > time.Hour {
+		return fmt.Errorf("--perps-block-time %v: must be above 0 and at most 1h", c.PerpsBlockTime)
+	}
+	if v, err := amount.Parse(c.PerpsWithdrawFee); err != nil || v < 0 {
+		return fmt.Errorf("--perps-withdraw-fee %q: a non-negative pUSD amount", c.PerpsWithdrawFee)
 	}
 	switch c.ClobRateLimits {
 	case "enforce", "warn", "off":

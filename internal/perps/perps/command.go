@@ -52,6 +52,13 @@ type Command struct {
 	// daily trigger limit in force.
 	Deadline   int64 `json:"dl,omitempty"`
 	DailyLimit int64 `json:"dlim,omitempty"`
+	// Money out (withdraw.go, transfer.go).
+	WID      uint64 `json:"wid,omitempty"`
+	Status   string `json:"st,omitempty"`
+	Fee      string `json:"fee,omitempty"`
+	To       string `json:"to,omitempty"`
+	Label    string `json:"lbl,omitempty"`
+	Required int64  `json:"req,omitempty"`
 }
 
 // OrderReq is one createOrders item as sent. P and TIF are nil when absent.
@@ -130,6 +137,11 @@ type Event struct {
 	Deadline int64
 	// Funding is KFunding's charges, for the private funding channel.
 	Funding []AccountFunding
+	// Money out: withdrawals whose state changed, accounts whose balance a
+	// transfer changed (withdraw.go, transfer.go).
+	Withdrawals []Withdrawal
+	Deposits    []DepositUpdate
+	Balances    []AccountBalance
 }
 
 // AccountFunding is a funding charge addressed to one account.

@@ -68,6 +68,8 @@ type Machine struct {
 	mods    steps[*PendingMod] // pending modifies (pendmod.go)
 	ccs     steps[*COIDWait]   // cancels-by-coid waiting for a create (coidwait.go)
 
+	mo money // withdrawals and transfers (withdraw.go)
+
 	aud auditState // the perpsaudit build's shadow state (audit_on.go)
 }
 
@@ -110,6 +112,7 @@ func (m *Machine) reset() {
 	m.mode, m.modeRetry = "", 0
 	m.mods = steps[*PendingMod]{next: 1}
 	m.ccs = steps[*COIDWait]{next: 1}
+	m.mo.reset()
 }
 
 // Apply executes one command (engine.Machine). ts is Unix ms; it is made
@@ -173,6 +176,14 @@ func (m *Machine) Apply(seq uint64, ts int64, cmd []byte, out []Event) []Event {
 		m.armAutoCancel(c, ts, &ev)
 	case KAutoCancelFire:
 		m.fireAutoCancels(ts, &ev)
+	case KWithdraw:
+		m.withdraw(c, ts, &ev)
+	case KBlock:
+		m.block(ts, &ev)
+	case KWithdrawStatus:
+		m.withdrawStatus(c, &ev)
+	case KTransfer:
+		m.transfer(c, ts, &ev)
 	default:
 		ev.Err = "invalid_command"
 	}
@@ -257,7 +268,8 @@ func (m *Machine) deposit(c *Command, ts int64, ev *Event) {
 	a := m.account(c.Account, ts)
 	a.Balance += amt // fits: checked above (a new account starts at 0)
 	m.auditCredit(a, amt)
-	a.Deposits = append(a.Deposits, Deposit{ID: m.nextDep, Amount: amt, TS: ts})
+	a.Deposits = append(a.Deposits, Deposit{ID: m.nextDep, Amount: amt, TS: ts, Req: max(c.Required, 0)})
+	m.depositMade(a, ts, ev)
 	ev.ID = m.nextDep
 	m.nextDep++
 }

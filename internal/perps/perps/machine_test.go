@@ -48,6 +48,14 @@ func script() [][]byte {
 			out = append(out, cmd(Command{Kind: KMode, Mode: ModeNormal}), cmd(Command{Kind: KLiquidating, Account: a}))
 		case 30:
 			out = append(out, cmd(Command{Kind: KConfig, Flight: &Flight{TakerMs: 1, ModifyMs: 1}}))
+		case 12, 26: // money out (withdraw.go): pending across snapshots
+			out = append(out, cmd(Command{Kind: KWithdraw, Account: b, Amount: "50", Fee: "1", To: a, Required: 2,
+				Replay: []byte{byte(i)}}),
+				cmd(Command{Kind: KDeposit, Account: a, Amount: "7", Required: 3}),
+				cmd(Command{Kind: KTransfer, Account: a, To: b, Amount: "3.5", Label: "x", Replay: []byte{byte(i + 1)}}),
+				cmd(Command{Kind: KBlock}))
+		case 33:
+			out = append(out, cmd(Command{Kind: KWithdrawStatus, WID: 2, Status: WFailed}), cmd(Command{Kind: KBlock}))
 		}
 	}
 	return append(out, cmd(Command{Kind: KCancelAll, Account: a}), []byte("garbage"))

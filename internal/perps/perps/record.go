@@ -104,6 +104,7 @@ func (c *Command) Encode() []byte {
 	c.encodeLeverages(&w)
 	w.int(tDeadline, c.Deadline)
 	w.int(tDailyLimit, c.DailyLimit)
+	c.encodeMoney(&w)
 	return w
 }
 
@@ -126,7 +127,8 @@ func DecodeCommand(b []byte) (*Command, error) {
 		switch tag {
 		case tKind:
 			c.Kind = r.known(KCreateOrders, KCancel, KModify, KCancelCOID, KModifyCOID, KCancelAll, KTick, KDeposit,
-				KIndex, KCreateProxy, KDeleteProxy, KCreateInstrument, KConfig, KMode, KLiquidating)
+				KIndex, KCreateProxy, KDeleteProxy, KCreateInstrument, KConfig, KMode, KLiquidating,
+				KWithdraw, KBlock, KWithdrawStatus, KTransfer)
 		case tAccount:
 			c.Account = r.str()
 		case tReplay:
@@ -184,7 +186,9 @@ func DecodeCommand(b []byte) (*Command, error) {
 		case tDailyLimit:
 			c.DailyLimit = r.v()
 		default:
-			r.fail()
+			if !c.decodeMoney(tag, &r) {
+				r.fail()
+			}
 		}
 	}
 	if r.bad {

@@ -15,7 +15,7 @@ func TestRecordKnowsEveryField(t *testing.T) {
 		v    any
 		want string
 	}{
-		{Command{}, "Kind Account Replay Orders Modifies OIDs COIDs IID Instrument Proxy Amount Price Flight Mode RetryAfter On Leverages Deadline DailyLimit"},
+		{Command{}, "Kind Account Replay Orders Modifies OIDs COIDs IID Instrument Proxy Amount Price Flight Mode RetryAfter On Leverages Deadline DailyLimit WID Status Fee To Label Required"},
 		{LeverageReq{}, "IID Lev Cross"},
 		{OrderReq{}, "IID Buy P Qty TIF PO RO C TR"},
 		{ModifyReq{}, "OID COID P Qty"},
@@ -60,6 +60,10 @@ var recordCommands = []*Command{
 	{Kind: KTick},
 	{Kind: KAutoCancel, Account: acA, Deadline: 1 << 50, DailyLimit: -7},
 	{Kind: KLeverage, Account: acA, Leverages: []LeverageReq{{IID: 1, Lev: 20, Cross: true}, {IID: 4294967295, Lev: -1}, {}}},
+	{Kind: KWithdraw, Account: acA, Replay: bytes.Repeat([]byte{8}, 32), Amount: "10", Fee: "1", To: acB, Required: 3},
+	{Kind: KWithdrawStatus, WID: 1<<64 - 1, Status: WFailed},
+	{Kind: KBlock},
+	{Kind: KTransfer, Account: acA, To: acB, Amount: "1.5", Label: "é\x00"},
 	{},
 }
 

@@ -36,12 +36,17 @@ type state struct {
 	// Risk state (funding.go); absent when zero.
 	Insurance int64  `json:"insurance,omitempty"`
 	NextFund  uint64 `json:"next_fund,omitempty"`
+	// Money out (withdraw.go); absent when empty.
+	Withdrawals []*Withdrawal `json:"withdrawals,omitempty"`
+	Transfers   []*Transfer   `json:"transfers,omitempty"`
+	Refused     []Refusal     `json:"refused,omitempty"`
 }
 
 func (m *Machine) encode() []byte {
 	s := state{NextOID: m.nextOID, NextTID: m.nextTID, NextAcct: m.nextAcct, NextDep: m.nextDep, LastTS: m.lastTS,
 		Flight: m.fl, Mode: m.mode, ModeRetry: m.modeRetry, Mods: m.mods.pend,
-		ModsDone: m.mods.done, CCs: m.ccs.pend, CCsDone: m.ccs.done}
+		ModsDone: m.mods.done, CCs: m.ccs.pend, CCsDone: m.ccs.done,
+		Withdrawals: m.mo.wds, Transfers: m.mo.trs, Refused: m.mo.refused}
 	if m.mods.next > 1 {
 		s.NextMod = m.mods.next
 	}
@@ -135,6 +140,8 @@ func (m *Machine) Restore(r io.Reader) error {
 	if s.NextFund > 0 {
 		m.nextFund = s.NextFund
 	}
+	m.mo.restore(s.Withdrawals, s.Transfers, s.Refused)
+	m.restoreDeposits()
 	m.auditRestored()
 	return nil
 }

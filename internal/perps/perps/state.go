@@ -133,6 +133,12 @@ type Deposit struct {
 	ID     uint64 `json:"id"`
 	Amount int64  `json:"amount"`
 	TS     int64  `json:"ts"`
+	// On the simulated chain (deposit.go); zero for deposits made before
+	// it, which count as confirmed.
+	Req       int64  `json:"req,omitempty"`
+	Conf      int64  `json:"conf,omitempty"`
+	Hash      string `json:"hash,omitempty"`
+	Confirmed int64  `json:"confirmed,omitempty"`
 }
 
 // Order statuses (perps.md §9.4) used by this engine.

@@ -129,6 +129,9 @@ func (v *Verifier) VerifyWithdraw(r *Request, now time.Time) (*Withdraw, error) 
 	}
 	w.Replay = newReplayKey(digest, signer, tsMs+v.maxAge)
 	if err := v.replay.Add(w.Replay, nowMs); err != nil {
+		if err == ErrReplayed {
+			return &w, err // the caller may answer a resend with the first outcome
+		}
 		return nil, err
 	}
 	return &w, nil

@@ -181,10 +181,14 @@ func (v *Verifier) VerifyOp(r *Request, want string, now time.Time, resolve Reso
 		return nil, ErrAccountNotFound
 	}
 	key := newReplayKey(digest, signer, int64ms(r.Ts)+v.maxAge)
+	ver := &Verified{Op: op, Signer: signer, Account: account, DeadlineMs: deadline, Replay: key}
 	if err := v.replay.Add(key, nowMs); err != nil {
+		if err == ErrReplayed {
+			return ver, err // the caller may answer a resend with the first outcome
+		}
 		return nil, err
 	}
-	return &Verified{Op: op, Signer: signer, Account: account, DeadlineMs: deadline, Replay: key}, nil
+	return ver, nil
 }
 
 // VerifyOpHint is VerifyOp; the hint is ignored (see Hint).

@@ -19,6 +19,7 @@ func (s *Server) Handler() http.Handler {
 	s.leverageRoutes(mux)
 	s.fundingRoutes(mux)
 	s.autoCancelRoutes(mux)
+	s.moneyRoutes(mux)
 	mux.HandleFunc("GET /v1/ws", s.wsHandler)
 	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
 		writeCatalogued(w, perpsvc.E(perpsvc.CodeNotFound, ""), false)
@@ -38,6 +39,7 @@ func (s *Server) AdminRoutes() map[string]http.Handler {
 		"POST /admin/perps/mode":        http.HandlerFunc(s.adminSetMode),
 		"GET /admin/perps/flight":       http.HandlerFunc(s.adminGetFlight),
 		"POST /admin/perps/insurance":   http.HandlerFunc(s.adminInsurance),
+		"POST /admin/perps/withdrawals": http.HandlerFunc(s.adminWithdrawalStatus),
 	}
 }
 

@@ -32,6 +32,9 @@ func newEnv(t testing.TB, opt Options) *env {
 	e := &env{t: t, dir: t.TempDir(), ms: new(atomic.Int64)}
 	e.ms.Store(t0)
 	opt.Clock = func() time.Time { return time.UnixMilli(e.ms.Load()) }
+	if opt.Money.BlockTime == 0 {
+		opt.Money.BlockTime = -1 // blocks only when a test mines them
+	}
 	if opt.Log == nil {
 		opt.Log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}

@@ -24,7 +24,7 @@ type fundingPage struct {
 	More bool         `json:"more"`
 }
 
-func (tr *trader) balance() amount.Micro {
+func (tr *trader) balanceMicro() amount.Micro {
 	tr.e.t.Helper()
 	var b []struct {
 		Balance string `json:"balance"`
@@ -72,7 +72,7 @@ func TestFundingLongsPayShortsWhenMarkAboveIndexChargesAddUpToBalanceChange(t *t
 	long.placeOK(ord{iid: 1, buy: true, p: "60000", qty: "0.5"})
 	maker.placeOK(ord{iid: 1, buy: true, p: "60120", qty: "0.1"})
 	maker.placeOK(ord{iid: 1, p: "60200", qty: "0.1"})
-	before := map[*trader]amount.Micro{long: long.balance(), short: short.balance()}
+	before := map[*trader]amount.Micro{long: long.balanceMicro(), short: short.balanceMicro()}
 	e.advance(time.Hour) // one premium sample, then the settlement
 	for tr, want := range map[*trader]string{long: "-5.63625", short: "5.63625"} {
 		p := tr.waitFunding(1)
@@ -80,7 +80,7 @@ func TestFundingLongsPayShortsWhenMarkAboveIndexChargesAddUpToBalanceChange(t *t
 		if len(p.Data) != 1 || p.More || r.Funding != want || r.FundingRate != "0.0001875" || r.InstrumentID != 1 || r.FundingAsset != "pUSD" {
 			t.Fatalf("rows %+v, want one charge of %s", p, want)
 		}
-		if d := tr.balance() - before[tr]; d.String() != want {
+		if d := tr.balanceMicro() - before[tr]; d.String() != want {
 			t.Errorf("balance change %s, the rows add up to %s", d, want)
 		}
 	}

@@ -38,7 +38,7 @@ func (s *Server) routes(mux *http.ServeMux) {
 	pub("GET /v1/info/exchange", 2, s.exchange)
 	pub("GET /v1/info/assets", 2, func(w http.ResponseWriter, r *http.Request) {
 		writeJSON(w, 200, []map[string]any{{"asset": perps.Asset, "address": CollateralToken, "decimals": 6,
-			"collateral_ratio": "1.00", "withdrawal_fee": "0"}})
+			"collateral_ratio": "1.00", "withdrawal_fee": s.svc.WithdrawFee()}})
 	})
 	pub("GET /v1/info/instruments", 2, s.instruments)
 	pub("GET /v1/info/tickers", 2, s.tickers)

@@ -26,6 +26,11 @@ type Options struct {
 	Clock func() time.Time
 	// DomainName is the EIP-712 domain name (default "Polymarket").
 	DomainName string
+	// WSAckGap is the pause between a WebSocket trading ack and the pushes
+	// it caused (default DefaultAckGap; negative: none).
+	WSAckGap time.Duration
+	// Money: withdrawal fee, confirmations and block time (perpsvc.MoneyOptions).
+	Money perpsvc.MoneyOptions
 	// KnownKeys is perpsauth.Config.KnownKeys (0: default 256, <0: off).
 	KnownKeys int
 	// MaxModifies per order (default 10,000); tests lower it.
@@ -102,6 +107,9 @@ func New(opt Options) (*Server, error) {
 	if opt.WSIdle <= 0 {
 		opt.WSIdle = 65 * time.Second
 	}
+	if opt.WSAckGap == 0 {
+		opt.WSAckGap = DefaultAckGap
+	}
 	if opt.WSMessages <= 0 {
 		opt.WSMessages = 1000
 	}
@@ -110,7 +118,8 @@ func New(opt Options) (*Server, error) {
 		SnapshotEvery: opt.SnapshotEvery, RiskDelay: opt.RiskDelay, AcceptDelay: opt.AcceptDelay,
 		TakerDelay: opt.TakerDelay, ModifyDelay: opt.ModifyDelay, NoHeldCancels: opt.NoHeldCancels,
 		COIDWait: opt.COIDWait, GroupLinger: opt.GroupLinger, QueueWait: opt.queueWait,
-		FundingInterval: opt.FundingInterval, PremiumInterval: opt.PremiumInterval, AutoCancelDaily: opt.AutoCancelDaily})
+		FundingInterval: opt.FundingInterval, PremiumInterval: opt.PremiumInterval, AutoCancelDaily: opt.AutoCancelDaily,
+		Money: opt.Money})
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package perpshttp
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"net/http"
@@ -13,10 +14,12 @@ import (
 	"pmx/internal/perps/perpsvc"
 )
 
-// ackGap separates a trading post's ack from the pushes it caused: the
-// official client registers its wait for the order's first push only after
-// it has processed the ack, so both must not reach it in one read.
-const ackGap = 25 * time.Millisecond
+// DefaultAckGap separates a trading post's ack from the pushes it caused
+// (Options.WSAckGap): the official client registers its wait for the order's
+// first push only after it has processed the ack, so both must not reach it
+// in one read. 25 ms still failed on a loaded machine; production answers in
+// about 100 ms, so the default matches that.
+const DefaultAckGap = 100 * time.Millisecond
 
 // wsConn is one WebSocket connection: the socket and its service session.
 type wsConn struct {
@@ -83,14 +86,24 @@ func (s *Server) wsHandler(w http.ResponseWriter, r *http.Request) {
 }
 
 func (c *wsConn) writer(ctx context.Context) {
+	var quiet time.Time // no push before this: the ack gap (DefaultAckGap)
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case b := <-c.sess.Out():
-			if b == nil { // pause marker: see ackGap
-				time.Sleep(ackGap)
+			if b == nil { // pause marker after a trading ack
+				if gap := c.s.opt.WSAckGap; gap > 0 {
+					quiet = time.Now().Add(gap)
+				}
 				continue
+			}
+			// A push (replies start {"id") waits out the gap, whether it was
+			// held for the post or the fan-out delivered it after the ack.
+			if bytes.HasPrefix(b, []byte(`{"ch"`)) {
+				if d := time.Until(quiet); d > 0 {
+					time.Sleep(d)
+				}
 			}
 			wctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 			err := c.c.Write(wctx, websocket.MessageText, b)

@@ -42,6 +42,7 @@ const (
 	CodeSubscriptionLimit                // WebSocket sub: MaxSubs reached
 	CodeUpgradeRequired                  // /v1/ws without a WebSocket upgrade
 	CodeInvalidQuery                     // a query parameter (Detail: which, and what was expected)
+	CodeMoneyRefused                     // a withdrawal or transfer refused by the machine (Detail: its identifier; answered with its id)
 	numCodes
 )
 
@@ -78,6 +79,7 @@ var errorsTable = [numCodes]entry{
 	CodeSubscriptionLimit:    {"subscription_limit", 400, "subscription limit reached"},
 	CodeUpgradeRequired:      {"upgrade_required", 426, "websocket upgrade required"},
 	CodeInvalidQuery:         {"invalid_query", 400, "invalid query parameters"},
+	CodeMoneyRefused:         {"money_refused", 422, ""},
 }
 
 // Error is one catalogue error. Detail refines the message (a field name

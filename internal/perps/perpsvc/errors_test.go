@@ -45,6 +45,7 @@ func TestErrorCatalogue(t *testing.T) {
 		CodeSubscriptionLimit:    {"subscription_limit", 400, "subscription limit reached", "subscription limit reached: x"},
 		CodeUpgradeRequired:      {"upgrade_required", 426, "websocket upgrade required", "websocket upgrade required: x"},
 		CodeInvalidQuery:         {"invalid_query", 400, "invalid query parameters", "invalid query parameters: x"},
+		CodeMoneyRefused:         {"money_refused", 422, "", "x"},
 	}
 	ids := map[string]bool{}
 	for c := range numCodes {

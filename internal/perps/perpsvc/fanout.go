@@ -119,6 +119,7 @@ func (s *Service) dispatch(buf []*Session, ev *perps.Event, ets int64) []*Sessio
 		})
 		i = j
 	}
+	buf = s.dispatchMoney(buf, ev, ets)
 	for _, b := range ev.BBOs {
 		ch := "bbo::" + strconv.FormatUint(uint64(b.ID), 10)
 		buf = s.send(buf, ch, "", "", ets, func() []byte {

@@ -44,7 +44,9 @@ func (s *Service) CreateInstrument(spec perps.InstrumentSpec) (uint64, error) {
 // returns the deposit id.
 func (s *Service) Deposit(account, amount string) (uint64, error) {
 	var id uint64
-	err := s.operator(&perps.Command{Kind: perps.KDeposit, Account: account, Amount: amount}, func(ev perps.Event) { id = ev.ID })
+	c := &perps.Command{Kind: perps.KDeposit, Account: account, Amount: amount,
+		Required: s.opt.Money.withDefaults().Confirmations}
+	err := s.operator(c, func(ev perps.Event) { id = ev.ID })
 	return id, err
 }
 

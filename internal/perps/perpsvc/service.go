@@ -58,6 +58,8 @@ type Options struct {
 	// AutoCancelDaily is the auto-cancel triggers allowed per account per
 	// UTC day (default 1,000; autocancel.go).
 	AutoCancelDaily int
+	// Money configures withdrawals and the simulated chain (withdraw.go).
+	Money MoneyOptions
 }
 
 // Service is one perps exchange over one engine.
@@ -150,6 +152,7 @@ func New(opt Options) (*Service, error) {
 	if pump {
 		go s.pump(s.stop)
 	}
+	s.startChain()
 	return s, nil
 }
 

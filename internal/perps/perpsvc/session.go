@@ -110,13 +110,15 @@ func (c *Session) BeginPost() {
 	c.mu.Unlock()
 }
 
-// EndPost queues ack, then the held pushes after a pause marker.
+// EndPost queues ack, then a pause marker (the writer keeps pushes off the
+// wire for the ack gap after it: also those the fan-out delivers later
+// than the ack), then the held pushes.
 func (c *Session) EndPost(ack []byte) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.enqueueLocked(ack)
 	c.inflight--
-	if c.inflight == 0 && len(c.held) > 0 {
+	if c.inflight == 0 {
 		c.enqueueLocked(nil)
 		for _, h := range c.held {
 			c.enqueueLocked(h)

@@ -117,3 +117,15 @@ func Sign(k *secp256k1.PrivateKey, d [32]byte) string {
 	c := ecdsa.SignCompact(k, d[:], false)
 	return "0x" + hex.EncodeToString(append(append([]byte{}, c[1:]...), c[0]))
 }
+
+// WithdrawDigest signs Withdraw(address account,address token,uint256
+// amount,uint256 fee,address to,uint64 salt,uint64 ts) (fee 0, ts in
+// seconds) under the production domain with the deposit contract.
+func WithdrawDigest(account, token []byte, amount uint64, to []byte, salt, ts uint64) [32]byte {
+	contract, _ := hex.DecodeString("DCa4af75705dbB50f62437045afF9921947917d2")
+	dom := Keccak(Keccak([]byte("EIP712Domain(string name,string version,uint256 chainId,address verifyingContract)")),
+		Keccak([]byte("Polymarket")), Keccak([]byte("1")), Word(137), AddrWord(contract))
+	sh := Keccak(Keccak([]byte("Withdraw(address account,address token,uint256 amount,uint256 fee,address to,uint64 salt,uint64 ts)")),
+		AddrWord(account), AddrWord(token), Word(amount), Word(0), AddrWord(to), Word(salt), Word(ts))
+	return Digest(dom, sh)
+}

@@ -1,0 +1,307 @@
+package perps
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"strconv"
+)
+
+// Money out: withdrawals to a simulated chain and internal transfers
+// (transfer.go). The chain is a stand-in (docs/perps.md): the service's block
+// timer submits KBlock commands; each block adds one confirmation to every
+// pending withdrawal, the first mines it (its hash appears) and the
+// required_confirmations-th confirms it. The operator may end a pending one
+// as removed or failed (KWithdrawStatus), which refunds the account.
+
+// Command kinds of money out (appended after the trading kinds).
+const (
+	KWithdraw       = "withdraw"       // Account, Amount (micro), Fee (micro), To, Required, Replay
+	KBlock          = "block"          // one simulated block
+	KWithdrawStatus = "withdrawStatus" // WID, Status: the operator ends a pending withdrawal
+	KTransfer       = "transfer"       // Account → To, Amount (micro), Label, Replay
+)
+
+// Withdrawal statuses.
+const (
+	WPending   = "pending"
+	WConfirmed = "confirmed"
+	WRemoved   = "removed"
+	WFailed    = "failed"
+)
+
+// Error identifiers of money commands (the HTTP layer answers them 422 with
+// the id).
+const (
+	ErrInsufficientBalance = "insufficient_balance"
+	ErrTransferToSelf      = "transfer_to_self"
+)
+
+// Withdrawal is one withdrawal request. Amount is debited from the balance
+// when it is accepted; Fee is withheld from what reaches To (Amount − Fee).
+type Withdrawal struct {
+	ID        uint64 `json:"id"`
+	Account   string `json:"account"`
+	Amount    int64  `json:"amount"`
+	Fee       int64  `json:"fee"`
+	To        string `json:"to"`
+	Status    string `json:"status"`
+	Hash      string `json:"hash,omitempty"` // set when mined
+	Conf      int64  `json:"conf"`
+	Required  int64  `json:"required"`
+	Created   int64  `json:"created"`
+	Confirmed int64  `json:"confirmed,omitempty"`
+	Replay    []byte `json:"replay,omitempty"`
+}
+
+// Refusal is a refused signed money command, kept so that a resent identical
+// request is answered with the first outcome (it never executes twice).
+type Refusal struct {
+	Replay []byte `json:"replay"`
+	ID     uint64 `json:"id"`
+	Err    string `json:"err"`
+}
+
+// maxRefusals bounds the kept refusals (a replay key is only valid for the
+// verifier's signature age anyway).
+const maxRefusals = 4096
+
+// money is the machine's money-out state.
+type money struct {
+	wds      []*Withdrawal // by id; ids are 1..len
+	pending  []*Withdrawal // status pending, by id
+	trs      []*Transfer   // by id; ids are 1..len
+	refused  []Refusal
+	deps     []depRef          // deposits awaiting confirmations, by id
+	byReplay map[string]uint64 // replay key → withdrawal id; transferReplayPrefix+key → transfer id
+}
+
+func (mo *money) reset() { *mo = money{byReplay: map[string]uint64{}} }
+
+// OutcomeByReplay returns the outcome of the signed withdrawal with this
+// replay key: its id and refusal ("" if accepted); ok false if none applied.
+func (m *Machine) OutcomeByReplay(key []byte) (id uint64, refusal string, ok bool) {
+	if id, ok := m.mo.byReplay[string(key)]; ok {
+		return id, "", true
+	}
+	return m.refusedOutcome(key)
+}
+
+func (m *Machine) refusedOutcome(key []byte) (id uint64, refusal string, ok bool) {
+	for i := len(m.mo.refused) - 1; i >= 0; i-- {
+		if string(m.mo.refused[i].Replay) == string(key) {
+			return m.mo.refused[i].ID, m.mo.refused[i].Err, true
+		}
+	}
+	return 0, "", false
+}
+
+func (m *Machine) refuse(c *Command, id uint64, err string, ev *Event) {
+	ev.Err, ev.ID = err, id
+	if len(c.Replay) > 0 {
+		if len(m.mo.refused) == maxRefusals {
+			m.mo.refused = append(m.mo.refused[:0], m.mo.refused[1:]...)
+		}
+		m.mo.refused = append(m.mo.refused, Refusal{Replay: c.Replay, ID: id, Err: err})
+	}
+}
+
+// withdrawable is what the account may take out now (the portfolio's
+// withdrawable; the margin issue's risk.Withdrawable replaces it there).
+func (m *Machine) withdrawable(addr string, ts int64) int64 {
+	v, _ := ParseMicro(m.PortfolioOf(addr, ts).Withdrawable)
+	return v
+}
+
+func (m *Machine) withdraw(c *Command, ts int64, ev *Event) {
+	amt, ok1 := ParseMicro(c.Amount)
+	fee, ok2 := ParseMicro(c.Fee)
+	if c.Fee == "" {
+		fee, ok2 = 0, true
+	}
+	if !ok1 || !ok2 || amt <= 0 || fee < 0 || c.Account == "" || c.To == "" || c.Required < 1 {
+		ev.Err = "invalid_command"
+		return
+	}
+	id := uint64(len(m.mo.wds)) + 1
+	if amt <= fee {
+		m.refuse(c, id, "amount_below_fee", ev)
+		return
+	}
+	a := m.accts[c.Account]
+	if a == nil || m.withdrawable(c.Account, ts) < amt {
+		m.refuse(c, id, ErrInsufficientBalance, ev)
+		return
+	}
+	a.Balance -= amt // amt ≤ withdrawable ≤ balance
+	m.auditCredit(a, -amt)
+	w := &Withdrawal{ID: id, Account: c.Account, Amount: amt, Fee: fee, To: c.To, Status: WPending,
+		Required: c.Required, Created: ts, Replay: c.Replay}
+	m.mo.wds = append(m.mo.wds, w)
+	m.mo.pending = append(m.mo.pending, w)
+	if len(c.Replay) > 0 {
+		m.mo.byReplay[string(c.Replay)] = id
+	}
+	ev.ID = id
+	ev.Withdrawals = append(ev.Withdrawals, *w)
+	ev.Balances = append(ev.Balances, m.balanceOf(a))
+}
+
+// block mines one simulated block.
+func (m *Machine) block(ts int64, ev *Event) {
+	m.confirmDeposits(ts, ev)
+	keep := m.mo.pending[:0]
+	for _, w := range m.mo.pending {
+		w.Conf++
+		if w.Hash == "" {
+			h := sha256.Sum256([]byte("pmx-withdrawal:" + strconv.FormatUint(w.ID, 10) + ":" + w.Account))
+			w.Hash = "0x" + hex.EncodeToString(h[:])
+		}
+		if w.Conf >= w.Required {
+			w.Status, w.Confirmed = WConfirmed, ts
+		} else {
+			keep = append(keep, w)
+		}
+		ev.Withdrawals = append(ev.Withdrawals, *w)
+	}
+	clear(m.mo.pending[len(keep):])
+	m.mo.pending = keep
+}
+
+// withdrawStatus ends a pending withdrawal as removed or failed and refunds it.
+func (m *Machine) withdrawStatus(c *Command, ev *Event) {
+	if c.Status != WRemoved && c.Status != WFailed {
+		ev.Err = "invalid status"
+		return
+	}
+	if c.WID == 0 || c.WID > uint64(len(m.mo.wds)) {
+		ev.Err = "withdrawal_not_found"
+		return
+	}
+	w := m.mo.wds[c.WID-1]
+	if w.Status != WPending {
+		ev.Err = "withdrawal_not_pending"
+		return
+	}
+	a := m.accts[w.Account]
+	if !m.fits(a, 0, w.Amount) {
+		ev.Err = ErrAmountRange
+		return
+	}
+	a.Balance += w.Amount
+	m.auditCredit(a, w.Amount)
+	w.Status = c.Status
+	for i, p := range m.mo.pending {
+		if p == w {
+			m.mo.pending = append(m.mo.pending[:i], m.mo.pending[i+1:]...)
+			break
+		}
+	}
+	ev.ID = w.ID
+	ev.Withdrawals = append(ev.Withdrawals, *w)
+	ev.Balances = append(ev.Balances, m.balanceOf(a))
+}
+
+// PendingWithdrawals is how many withdrawals await blocks.
+func (m *Machine) PendingWithdrawals() int { return len(m.mo.pending) + len(m.mo.deps) }
+
+// WithdrawalWire is the contract's withdrawal object.
+type WithdrawalWire struct {
+	ID        uint64 `json:"withdraw_id"`
+	Asset     string `json:"asset"`
+	Amount    string `json:"amount"`
+	To        string `json:"to"`
+	Fee       string `json:"fee"`
+	Status    string `json:"status"`
+	Hash      string `json:"hash"`
+	Conf      int64  `json:"confirmations"`
+	Required  int64  `json:"required_confirmations"`
+	Created   int64  `json:"created_timestamp"`
+	Confirmed int64  `json:"confirmed_timestamp,omitempty"`
+}
+
+// Wire is w in the contract's shape.
+func (w *Withdrawal) Wire() WithdrawalWire {
+	h := w.Hash
+	if h == "" {
+		h = "0x"
+	}
+	return WithdrawalWire{ID: w.ID, Asset: Asset, Amount: FormatMicro(w.Amount), To: w.To, Fee: FormatMicro(w.Fee),
+		Status: w.Status, Hash: h, Conf: w.Conf, Required: w.Required, Created: w.Created, Confirmed: w.Confirmed}
+}
+
+// WithdrawalsOf lists acct's withdrawals created in [start, end), newest
+// first, filtered by status and hash when non-empty; at most limit, more
+// when others matched.
+func (m *Machine) WithdrawalsOf(acct, status, hash string, start, end int64, limit int) ([]WithdrawalWire, bool) {
+	out := []WithdrawalWire{}
+	for i := len(m.mo.wds) - 1; i >= 0; i-- {
+		w := m.mo.wds[i]
+		if w.Account != acct || w.Created < start || w.Created >= end || (status != "" && w.Status != status) ||
+			(hash != "" && w.Hash != hash) {
+			continue
+		}
+		if len(out) == limit {
+			return out, true
+		}
+		out = append(out, w.Wire())
+	}
+	return out, false
+}
+
+func (mo *money) restore(wds []*Withdrawal, trs []*Transfer, refused []Refusal) {
+	mo.wds, mo.trs, mo.refused = wds, trs, refused
+	mo.deps = nil // re-derived by the machine from the accounts (restoreDeposits)
+	for _, w := range wds {
+		if w.Status == WPending {
+			mo.pending = append(mo.pending, w)
+		}
+		if len(w.Replay) > 0 {
+			mo.byReplay[string(w.Replay)] = w.ID
+		}
+	}
+	for _, t := range trs {
+		if len(t.Replay) > 0 {
+			mo.byReplay[transferReplayPrefix+string(t.Replay)] = t.ID
+		}
+	}
+}
+
+// Record tags of the money fields: from 64 up, clear of the trading tags
+// (record.go), which grow from 1.
+const (
+	tWID = 64 + iota
+	tStatus
+	tFee
+	tTo
+	tLabel
+	tRequired
+)
+
+func (c *Command) encodeMoney(w *wbuf) {
+	w.uint(tWID, c.WID)
+	w.str(tStatus, c.Status)
+	w.str(tFee, c.Fee)
+	w.str(tTo, c.To)
+	w.str(tLabel, c.Label)
+	w.int(tRequired, c.Required)
+}
+
+func (c *Command) decodeMoney(tag byte, r *rbuf) bool {
+	switch tag {
+	case tWID:
+		c.WID = r.uv()
+	case tStatus:
+		c.Status = r.str()
+	case tFee:
+		c.Fee = r.str()
+	case tTo:
+		c.To = r.str()
+	case tLabel:
+		c.Label = r.str()
+	case tRequired:
+		c.Required = r.v()
+	default:
+		return false
+	}
+	return true
+}

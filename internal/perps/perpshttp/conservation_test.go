@@ -1,0 +1,116 @@
+package perpshttp
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"pmx/internal/amount"
+)
+
+func micro(t *testing.T, s string) int64 {
+	t.Helper()
+	v, err := amount.Parse(s)
+	if err != nil {
+		t.Fatalf("amount %q: %v", s, err)
+	}
+	return int64(v)
+}
+
+// TestMoneyIsConservedAcrossDepositsTradesWithdrawalsAndTransfers: after a
+// random mix of deposits, trades, withdrawals (some ended removed or
+// failed by the operator, some confirmed by blocks) and transfers across
+// many accounts, the accounts' value (balance + unrealized pnl, all at the
+// same mark) sums to deposits − pending and confirmed withdrawals − trading
+// fees, to the micro unit. Everything is read back through the API.
+func TestMoneyIsConservedAcrossDepositsTradesWithdrawalsAndTransfers(t *testing.T) {
+	for seed := uint64(1); seed <= 3; seed++ {
+		t.Run(fmt.Sprint(seed), func(t *testing.T) { conservationRun(t, seed) })
+	}
+}
+
+func conservationRun(t *testing.T, seed uint64) {
+	e := moneyEnv(t)
+	e.instrument() // BTC-USD: price 0.1, qty 0.0001: every notional is a whole micro amount
+	rng := rand.New(rand.NewPCG(seed, 7))
+	const n = 8
+	trs := make([]*trader, n)
+	for i := range trs {
+		trs[i] = e.trader(byte(i+1), fmt.Sprint(1000+rng.IntN(9000)))
+	}
+	dest := newKey(t, 99)
+	var wids []uint64
+	for step := 0; step < 160; step++ {
+		e.advance(time.Duration(rng.IntN(3000)) * time.Millisecond)
+		a, b := trs[rng.IntN(n)], trs[rng.IntN(n)]
+		switch r := rng.IntN(10); {
+		case r < 4 && a != b: // a trade at a random price
+			p := fmt.Sprintf("%d.%d", 900+rng.IntN(200), rng.IntN(10))
+			q := fmt.Sprintf("0.%04d", 1+rng.IntN(5000))
+			if a.place(ord{iid: 1, buy: false, p: p, qty: q})[0].Status == "ok" {
+				b.place(ord{iid: 1, buy: true, p: p, qty: q, tif: "ioc"})
+			}
+		case r < 5:
+			e.adminPost("/admin/perps/deposits", fmt.Sprintf(`{"address":%q,"amount":"%d.%06d"}`, a.owner.hex, rng.IntN(500), rng.IntN(1e6)))
+		case r < 7:
+			if code, ans := a.post("/v1/account/withdraw", a.withdrawBody(uint64(1+rng.IntN(800_000_000)), dest)); code == 200 {
+				wids = append(wids, ans.WithdrawID)
+			}
+		case r < 9 && a != b:
+			a.transfer(a.owner, a.owner.hex, b.owner.hex, fmt.Sprintf("%d.%06d", rng.IntN(300), 1+rng.IntN(999999)), `,"label":"r"`)
+		case r == 9:
+			if len(wids) > 0 && rng.IntN(2) == 0 {
+				st := []string{"removed", "failed"}[rng.IntN(2)]
+				e.do("POST", e.admin.URL+"/admin/perps/withdrawals", []byte(fmt.Sprintf(`{"withdraw_id":%d,"status":%q}`, wids[rng.IntN(len(wids))], st)), nil, nil)
+			} else {
+				e.mine(1)
+			}
+		}
+	}
+	var value, deposits, withdrawn, fees int64
+	statuses := map[string]int{}
+	for _, tr := range trs {
+		var p struct {
+			Margin struct {
+				TotalAccountValue string `json:"total_account_value"`
+			}
+		}
+		if code, b := tr.read("/v1/account/portfolio", &p); code != 200 {
+			t.Fatalf("portfolio: %d %s", code, b)
+		}
+		value += micro(t, p.Margin.TotalAccountValue)
+		ds, more := tr.deposits("")
+		for _, d := range ds {
+			deposits += micro(t, d.Amount)
+		}
+		ws, more2 := tr.withdrawals("")
+		for _, w := range ws {
+			statuses[w.Status]++
+			if w.Status == "pending" || w.Status == "confirmed" {
+				withdrawn += micro(t, w.Amount)
+			}
+		}
+		var fills struct {
+			Data []struct{ Fee string }
+			More bool
+		}
+		if code, b := tr.read("/v1/account/fills", &fills); code != 200 {
+			t.Fatalf("fills: %d %s", code, b)
+		}
+		if more || more2 || fills.More {
+			t.Fatal("more than one page: lower the step count")
+		}
+		for _, f := range fills.Data {
+			fees += micro(t, f.Fee)
+		}
+	}
+	if value != deposits-withdrawn-fees {
+		t.Fatalf("Σ account value %d ≠ deposits %d − withdrawals %d − fees %d (= %d)", value, deposits, withdrawn, fees,
+			deposits-withdrawn-fees)
+	}
+	if fees == 0 || withdrawn == 0 || len(statuses) < 3 {
+		t.Fatalf("the mix did not exercise everything: fees %d withdrawn %d statuses %v", fees, withdrawn, statuses)
+	}
+	t.Logf("value %d = deposits %d − withdrawn %d − fees %d; withdrawal statuses %v", value, deposits, withdrawn, fees, statuses)
+}
