@@ -50,8 +50,8 @@ func TestOrderV1Vectors(t *testing.T) {
 	}
 }
 
-// The shared POLY_1271 vectors (testdata/order_vectors.json, copied from
-// shared/fixtures/clob): the envelope digest, the app domain separator and
+// The published POLY_1271 vectors (testdata/order_vectors.json, a verbatim
+// copy kept in this package; see testdata/PROVENANCE.md): the envelope digest, the app domain separator and
 // the wrapped signature layout, for the V2 order struct on both exchanges.
 func TestOrderPoly1271Vectors(t *testing.T) {
 	raw, err := os.ReadFile("testdata/order_vectors.json")
