@@ -81,6 +81,7 @@ type Machine struct {
 	nonce    map[string]uint64
 	nonceTS  map[string]int64 // ms of the last incrementNonce, for V2 orders
 	binding  map[string]string
+	kinds    map[string]uint8 // bound wallet -> signature type of its first accepted order
 	tiers    map[string]int
 	deposits int64 // total collateral credited minus withdrawn, units
 	fees     int64 // fees collected, units
@@ -116,6 +117,7 @@ func (m *Machine) reset() {
 	m.nonce = map[string]uint64{}
 	m.nonceTS = map[string]int64{}
 	m.binding = map[string]string{}
+	m.kinds = map[string]uint8{}
 	m.tiers = map[string]int{}
 	m.deposits, m.fees = 0, 0
 }

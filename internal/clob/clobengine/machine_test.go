@@ -242,3 +242,38 @@ func TestRefusedOrdersLeaveNoState(t *testing.T) {
 		t.Fatalf("%d accounts, %d hashes after refused orders", len(r.m.accts), len(r.m.byHash))
 	}
 }
+
+// TestBoundMakerBySignatureType: a signer owning a proxy and a deposit
+// wallet reads each by its signature type, every time (the lookup ranges a
+// map, so it is asked many times), and across a snapshot round trip.
+func TestBoundMakerBySignatureType(t *testing.T) {
+	r := newRig(t)
+	r.ok(Command{Op: OpDeposit, Addr: "w3", Amount: 10_000_000, Signer: "eoa"})
+	r.ok(Command{Op: OpDeposit, Addr: "w1", Amount: 10_000_000, Signer: "eoa"})
+	if got := r.m.BoundMaker("eoa", 1); got != "w1" {
+		t.Fatalf("before any order: %s, want the lowest tied wallet", got)
+	}
+	for _, w := range []struct {
+		addr string
+		typ  uint8
+	}{{"w1", 1}, {"w3", 3}} {
+		o := order(w.addr, "1", 0, 40, 5, "GTC")
+		o.Signer, o.SigType = "eoa", w.typ
+		r.ok(Command{Op: OpPlace, Orders: []OrderInput{o}})
+	}
+	var buf bytes.Buffer
+	if err := r.m.Snapshot(&buf); err != nil {
+		t.Fatal(err)
+	}
+	m2 := New(Config{})
+	if err := m2.Restore(&buf); err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range []*Machine{r.m, m2} {
+		for range 64 {
+			if a, b, c := m.BoundMaker("eoa", 1), m.BoundMaker("eoa", 3), m.BoundMaker("other", 1); a != "w1" || b != "w3" || c != "other" {
+				t.Fatalf("BoundMaker: type 1 %s, type 3 %s, unbound %s", a, b, c)
+			}
+		}
+	}
+}

@@ -228,6 +228,11 @@ func (m *Machine) placeOne(ts int64, in *OrderInput) PlaceResult {
 	}
 	m.nextOID++
 	m.reserve(o)
+	if in.Maker != in.Signer {
+		if _, ok := m.kinds[in.Maker]; !ok {
+			m.kinds[in.Maker] = in.SigType
+		}
+	}
 	if crosses && mk.SecondsDelay > 0 {
 		o.Status, o.Due = StatusDelayed, ts+mk.SecondsDelay*1000
 		m.orders[o.OID] = o

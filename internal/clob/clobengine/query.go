@@ -100,12 +100,29 @@ func (m *Machine) PinnedTier(addr string) (int, bool) {
 	return t, ok
 }
 
-// BoundMaker is the maker (funder) first used with signer, or signer.
-func (m *Machine) BoundMaker(signer string) string {
+// BoundMaker is the wallet tied to signer that a signature type reads: the
+// one whose orders carry sigType, else the lowest-addressed tied wallet that
+// has not traded yet, else signer. Deterministic: a signer may own a proxy
+// and a deposit wallet at once, and map order must never pick between them.
+func (m *Machine) BoundMaker(signer string, sigType uint8) string {
+	best, fresh := "", ""
 	for maker, s := range m.binding {
-		if s == signer {
-			return maker
+		if s != signer {
+			continue
 		}
+		k, used := m.kinds[maker]
+		switch {
+		case used && k == sigType && (best == "" || maker < best):
+			best = maker
+		case !used && (fresh == "" || maker < fresh):
+			fresh = maker
+		}
+	}
+	if best != "" {
+		return best
+	}
+	if fresh != "" {
+		return fresh
 	}
 	return signer
 }

@@ -32,6 +32,7 @@ type state struct {
 	Nonce    map[string]uint64 `json:"nonce"`
 	NonceTS  map[string]int64  `json:"nonce_ts"`
 	Binding  map[string]string `json:"binding"`
+	Kinds    map[string]uint8  `json:"kinds,omitempty"`
 	Tiers    map[string]int    `json:"tiers"`
 	Deposits int64             `json:"deposits"`
 	Fees     int64             `json:"fees"`
@@ -40,7 +41,7 @@ type state struct {
 func (m *Machine) encode() []byte {
 	s := state{Markets: m.markets, Done: m.done, Delayed: m.delayed, Trades: m.trades, Sets: m.sets, NextOID: m.nextOID,
 		NextTr: m.nextTr, LastTS: m.lastTS, Mode: m.mode, Retry: m.retry, Status: m.status, Nonce: m.nonce,
-		NonceTS: m.nonceTS, Binding: m.binding, Tiers: m.tiers, Deposits: m.deposits, Fees: m.fees}
+		NonceTS: m.nonceTS, Binding: m.binding, Kinds: m.kinds, Tiers: m.tiers, Deposits: m.deposits, Fees: m.fees}
 	for _, mk := range m.markets {
 		s.Books = append(s.Books, book.AppendSnapshot(nil, mk.book))
 	}
@@ -119,6 +120,9 @@ func (m *Machine) Restore(r io.Reader) error {
 	}
 	if s.Tiers != nil {
 		m.tiers = s.Tiers
+	}
+	if s.Kinds != nil {
+		m.kinds = s.Kinds
 	}
 	return nil
 }

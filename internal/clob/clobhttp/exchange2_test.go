@@ -81,7 +81,7 @@ func TestProxyAndWalletMakers(t *testing.T) {
 	r.wantError(t, 400, msg(clob.ErrSignerMismatch))
 	// The proxy's balance is what signature_type 1 reads for its signer.
 	if bal := decode[map[string]any](t, a.call(t, "GET", "/balance-allowance?asset_type=COLLATERAL&signature_type=1", "")); bal["balance"] != "96000000" {
-		t.Fatalf("proxy balance %v", bal)
+		t.Fatalf("proxy balance %v orders %s", bal, a.call(t, "GET", "/data/orders", "").body)
 	}
 
 	v2 := limitOrder(yesA, "BUY", 42, 10)

@@ -229,7 +229,7 @@ func (h *Handler) balanceAllowance(w http.ResponseWriter, r *http.Request) {
 	if err := h.svc.View(func(m *clobengine.Machine) {
 		addr := me
 		if st != "0" {
-			addr = m.BoundMaker(me)
+			addr = m.BoundMaker(me, st[0]-'0')
 		}
 		bal = m.Balance(addr, token)
 	}); err != nil {
