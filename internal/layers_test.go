@@ -41,6 +41,7 @@ var layers = map[string]int{
 	"demo":         domain,
 	"data/ingest":  service,
 	"data/dataapi": httpL, "clob/clobauth": httpL, "admin": httpL, "server": httpL, "ratelimit": httpL,
+	"clob/clobws": httpL, "wsguard": httpL,
 	"loadgen": httpL, // the load generator and the bare endpoint it measures against
 
 	"npmtest": tests, "exchange/workload": tests, "exchange/engine/enginetest": tests,

@@ -5,9 +5,11 @@ import (
 	"encoding/hex"
 	"fmt"
 	"log/slog"
+	"net/http"
 
 	"pmx/internal/clob/clobhttp"
 	"pmx/internal/clob/clobsvc"
+	"pmx/internal/clob/clobws"
 	"pmx/internal/config"
 	"pmx/internal/ratelimit"
 	"pmx/internal/server"
@@ -17,7 +19,7 @@ import (
 // <data-dir>/clob.key (losing it invalidates every issued key) and their
 // records live in the shared database; the exchange's journal is
 // <data-dir>/clob and its markets come from the catalog.
-func newCLOB(ctx context.Context, dd *server.DataDir, st *stores, cfg config.Serve, log *slog.Logger) (*clobhttp.Handler, *ratelimit.Limiter, *clobsvc.Service, error) {
+func newCLOB(ctx context.Context, dd *server.DataDir, st *stores, cfg config.Serve, log *slog.Logger) (http.Handler, *ratelimit.Limiter, *clobsvc.Service, error) {
 	keyHex, err := dd.Secret("clob.key")
 	if err != nil {
 		return nil, nil, nil, err
@@ -38,6 +40,13 @@ func newCLOB(ctx context.Context, dd *server.DataDir, st *stores, cfg config.Ser
 		svc.Close()
 		return nil, nil, nil, err
 	}
+	// The WebSocket (/ws/market, /ws/user) beside the routes, as production
+	// serves them on its own host.
+	mux := http.NewServeMux()
+	for p, hd := range clobws.New(clobws.Options{Service: svc, Credentials: h.Credentials, Log: log}).Routes() {
+		mux.Handle(p, hd)
+	}
+	mux.Handle("/", h)
 	lim, err := ratelimit.New(ratelimit.CLOBDefaults(), nil)
-	return h, lim, svc, err
+	return mux, lim, svc, err
 }

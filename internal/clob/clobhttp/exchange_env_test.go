@@ -2,6 +2,7 @@ package clobhttp_test
 
 import (
 	"context"
+	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
@@ -10,6 +11,7 @@ import (
 	"pmx/internal/clob/clobengine"
 	"pmx/internal/clob/clobhttp"
 	"pmx/internal/clob/clobsvc"
+	"pmx/internal/clob/clobws"
 )
 
 // The exchange tests' markets: A on a 0.01 grid, B neg-risk on 0.001.
@@ -94,7 +96,13 @@ func newExchangeGated(t testing.TB, dir string, clk *fixedClock, limits string, 
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(h)
+	// The CLOB listener as pmx serve mounts it: the sockets beside the routes.
+	mux := http.NewServeMux()
+	for p, hd := range clobws.New(clobws.Options{Service: svc, Credentials: h.Credentials}).Routes() {
+		mux.Handle(p, hd)
+	}
+	mux.Handle("/", h)
+	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
 	return &xenv{env: &env{srv: srv, clock: clk, h: h}, svc: svc}
 }

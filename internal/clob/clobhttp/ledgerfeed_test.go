@@ -115,6 +115,12 @@ func TestCLOBTradesReachTheDataService(t *testing.T) {
 	v.fund(t, a.w.addr, 100, 0)
 	v.fund(t, b.w.addr, 100, 20) // b splits 20 sets of A
 
+	// The sockets: a market subscriber and the maker's user channel.
+	mkt, ua := v.dial(t, "/ws/market"), v.dial(t, "/ws/user")
+	mkt.send(t, `{"assets_ids":["`+yesA+`"],"type":"market"}`)
+	mkt.read(t) // the snapshot
+	ua.userSub(t, a.c)
+
 	if r, _ := a.post(t, limitOrder(yesA, "BUY", 40, 10), "GTC", false); decode[orderResp](t, r).Status != "live" {
 		t.Fatalf("maker: %s", r.body)
 	}
@@ -130,6 +136,14 @@ func TestCLOBTradesReachTheDataService(t *testing.T) {
 		t.Fatalf("tx hashes: %s", r.body)
 	}
 	tx := resp.TxHashes[0]
+
+	// The sockets carry the resting order and the trade.
+	want(t, ua.next(t), map[string]any{"event_type": "order", "type": "PLACEMENT", "status": "LIVE"})
+	want(t, ua.next(t), map[string]any{"event_type": "order", "type": "UPDATE", "status": "MATCHED", "size_matched": "10"})
+	want(t, ua.next(t), map[string]any{"event_type": "trade", "id": o.TradeIDs[0], "status": "MATCHED", "trader_side": "MAKER"})
+	want(t, mkt.next(t), map[string]any{"event_type": "price_change"})
+	want(t, mkt.next(t), map[string]any{"event_type": "last_trade_price", "asset_id": yesA, "price": "0.4", "size": "10", "transaction_hash": tx})
+	want(t, mkt.next(t), map[string]any{"event_type": "book", "asset_id": yesA, "last_trade_price": "0.4"})
 
 	// The taker's row by default, the maker's with taker_only=false.
 	v.eventually(t, "/v2/trades?user="+b.w.addr, func(rows []map[string]any) bool {

@@ -55,6 +55,9 @@ type Options struct {
 	// Ledger, when set, receives every fill and operator split/merge as
 	// ledger events (the CLOB → ledger feed, docs/clob.md).
 	Ledger Ledger
+	// StreamQueue is each WebSocket session's queue in frames (default
+	// StreamQueue); a session that falls that far behind is closed.
+	StreamQueue int
 }
 
 // Service is the running exchange.
@@ -77,7 +80,8 @@ type Service struct {
 	syncMu    sync.Mutex // serialises SyncMarkets
 	closeOnce sync.Once
 	closeErr  error
-	feedWG    sync.WaitGroup // the ledger feed, which outlives the engine's last command
+	feedWG    sync.WaitGroup // the ledger feed and the WebSocket fan-out, which outlive the engine's last command
+	hub       streamHub      // WebSocket sessions (stream.go)
 }
 
 // ErrNotReady is returned while the journal replays.
@@ -100,6 +104,9 @@ func Open(opt Options) *Service {
 	if opt.Limits == "" {
 		opt.Limits = "enforce"
 	}
+	if opt.StreamQueue <= 0 {
+		opt.StreamQueue = StreamQueue
+	}
 	if opt.SnapshotEvery == 0 {
 		opt.SnapshotEvery = 10_000
 	}
@@ -118,6 +125,7 @@ func Open(opt Options) *Service {
 		s.log = slog.New(slog.DiscardHandler)
 	}
 	s.markets.Store(&marketIndex{})
+	s.hub.sessions, s.hub.byAsset, s.hub.byKey = map[*StreamSession]struct{}{}, map[string]map[*StreamSession]struct{}{}, map[string]map[*StreamSession]struct{}{}
 	s.wg.Add(1)
 	go s.start()
 	return s
@@ -143,6 +151,7 @@ func (s *Service) start() {
 		s.feedWG.Add(1)
 		go s.feed(e.Subscribe(feedBuffer))
 	}
+	s.startStream(e)
 	if s.opt.Markets != nil {
 		// Before Ready: a book route must not 404 a catalog market just
 		// because the first sync has not run yet.
@@ -177,6 +186,7 @@ func (s *Service) Close() error {
 	s.closeOnce.Do(func() {
 		<-s.ready
 		close(s.stop)
+		s.closeStreams()
 		s.wg.Wait()
 		if e := s.eng.Load(); e != nil {
 			s.closeErr = e.Close()

@@ -12,6 +12,7 @@ import (
 
 	"pmx/internal/perps/perpsauth"
 	"pmx/internal/perps/perpsvc"
+	"pmx/internal/wsguard"
 )
 
 // DefaultAckGap separates a trading post's ack from the pushes it caused
@@ -34,8 +35,8 @@ func (s *Server) wsHandler(w http.ResponseWriter, r *http.Request) {
 	if !s.upgradeOK(w, r) {
 		return
 	}
-	guard := &frameGuard{limit: MaxBody}
-	c, err := websocket.Accept(&guardedWriter{ResponseWriter: w, guard: guard}, r,
+	guard := &wsguard.Guard{Limit: MaxBody}
+	c, err := websocket.Accept(&wsguard.Writer{ResponseWriter: w, G: guard}, r,
 		&websocket.AcceptOptions{InsecureSkipVerify: true})
 	if err != nil {
 		return
@@ -62,7 +63,7 @@ func (s *Server) wsHandler(w http.ResponseWriter, r *http.Request) {
 	for {
 		_, data, err := c.Read(ctx)
 		if err != nil {
-			c.Close(guard.closeCode())
+			c.Close(guard.CloseCode())
 			return
 		}
 		idle.Reset(s.opt.WSIdle)
