@@ -33,7 +33,11 @@ type Serve struct {
 	// exchange seeded by the demo); DemoMMInterval is their requote period.
 	DemoMarketMakers bool
 	DemoMMInterval   time.Duration
-	LogFormat        string // text or json
+	// DemoTakers is the number of CLOB demo taker bots on a demo data dir
+	// (0: none); DemoTakerInterval is the time between two of their trades.
+	DemoTakers        int64
+	DemoTakerInterval time.Duration
+	LogFormat         string // text or json
 	// Perps in-flight windows (docs/perps.md): awaiting risk checks, accept
 	// in flight, taker delay, pending modify; held cancels on accepts. Zero
 	// delays (the default) enter orders and apply modifies in their own step.
@@ -83,6 +87,7 @@ func Defaults() Serve {
 		DemoScale:        1,
 		DemoMarketMakers: true,
 		DemoMMInterval:   2 * time.Second,
+		DemoTakers:       3, DemoTakerInterval: 5 * time.Second,
 		LogFormat:        "text",
 		PerpsHeldCancels: true,
 		PerpsKnownKeys:   256,
@@ -112,6 +117,8 @@ func (c *Serve) Bind(fs *flag.FlagSet, env func(string) string) {
 	dur := func(p *time.Duration, name string, def time.Duration, usage string) {
 		fs.DurationVar(p, name, envDuration(env, name, def), usage+" (env "+EnvName(name)+")")
 	}
+	fs.Int64Var(&c.DemoTakers, "demo-takers", envInt(env, "demo-takers", d.DemoTakers), "CLOB demo taker bots on a demo data dir, 0 = none (env PMX_DEMO_TAKERS)")
+	dur(&c.DemoTakerInterval, "demo-taker-interval", d.DemoTakerInterval, "CLOB demo taker bots: time between two of their trades")
 	dur(&c.PerpsRiskDelay, "perps-risk-delay", d.PerpsRiskDelay, "perps: how long an accepted order awaits its risk checks, whole ms, 0 = none")
 	dur(&c.PerpsAcceptDelay, "perps-accept-delay", d.PerpsAcceptDelay, "perps: how long an order's accept is in flight before it enters the book")
 	dur(&c.PerpsTakerDelay, "perps-taker-delay", d.PerpsTakerDelay, "perps: extra wait of an order that would match on entry (production 20ms)")
@@ -145,6 +152,12 @@ func (c *Serve) Check() error {
 	}
 	if v, err := amount.Parse(c.PerpsWithdrawFee); err != nil || v < 0 {
 		return fmt.Errorf("--perps-withdraw-fee %q: a non-negative pUSD amount", c.PerpsWithdrawFee)
+	}
+	if c.DemoTakers < 0 || c.DemoTakers > 100 {
+		return fmt.Errorf("--demo-takers %d: must be 0 to 100", c.DemoTakers)
+	}
+	if c.DemoTakerInterval < 10*time.Millisecond {
+		return fmt.Errorf("--demo-taker-interval %v: must be at least 10ms", c.DemoTakerInterval)
 	}
 	switch c.ClobRateLimits {
 	case "enforce", "warn", "off":
