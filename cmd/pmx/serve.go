@@ -138,6 +138,10 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		defer clobSvc.Close() // after the listeners have shut down
+		metrics.GaugeFunc("pmx_clob_ws_sessions", "Open CLOB WebSocket sessions (/ws/market and /ws/user).", nil,
+			func() float64 { return float64(clobSvc.StreamSessions()) })
+		metrics.CounterFunc("pmx_clob_ws_slow_consumers_total", "CLOB WebSocket sessions closed because their send queue was full.", nil,
+			func() float64 { return float64(clobSvc.StreamDrops()) })
 		perpsSrv, err := step(log, "opening the perps exchange (replaying its journal)", func() (*perpshttp.Server, error) {
 			return perpshttp.New(perpshttp.Options{Dir: dd.File("perps"), Log: log,
 				RiskDelay: cfg.PerpsRiskDelay, AcceptDelay: cfg.PerpsAcceptDelay, TakerDelay: cfg.PerpsTakerDelay,

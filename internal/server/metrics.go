@@ -47,6 +47,11 @@ func (m *Metrics) CounterFunc(name, help string, labels map[string]string, f fun
 	m.Registry.MustRegister(prometheus.NewCounterFunc(prometheus.CounterOpts{Name: name, Help: help, ConstLabels: labels}, f))
 }
 
+// GaugeFunc registers a gauge read from f at scrape time.
+func (m *Metrics) GaugeFunc(name, help string, labels map[string]string, f func() float64) {
+	m.Registry.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: name, Help: help, ConstLabels: labels}, f))
+}
+
 // ClientFault counts one client fault: a metric, not a log line, so no
 // client can write ERROR lines into the operator's log.
 func (m *Metrics) ClientFault(listener, reason string) {
