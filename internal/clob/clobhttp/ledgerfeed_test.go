@@ -141,8 +141,11 @@ func TestCLOBTradesReachTheDataService(t *testing.T) {
 	want(t, ua.next(t), map[string]any{"event_type": "order", "type": "PLACEMENT", "status": "LIVE"})
 	want(t, ua.next(t), map[string]any{"event_type": "order", "type": "UPDATE", "status": "MATCHED", "size_matched": "10"})
 	want(t, ua.next(t), map[string]any{"event_type": "trade", "id": o.TradeIDs[0], "status": "MATCHED", "trader_side": "MAKER"})
-	want(t, mkt.next(t), map[string]any{"event_type": "price_change"})
-	want(t, mkt.next(t), map[string]any{"event_type": "last_trade_price", "asset_id": yesA, "price": "0.4", "size": "10", "transaction_hash": tx})
+	f := mkt.next(t)
+	if f["event_type"] == "price_change" { // absent when the fan-out first read the book after the trade
+		f = mkt.next(t)
+	}
+	want(t, f, map[string]any{"event_type": "last_trade_price", "asset_id": yesA, "price": "0.4", "size": "10", "transaction_hash": tx})
 	want(t, mkt.next(t), map[string]any{"event_type": "book", "asset_id": yesA, "last_trade_price": "0.4"})
 
 	// The taker's row by default, the maker's with taker_only=false.

@@ -1,8 +1,12 @@
 package clobhttp_test
 
 import (
+	"fmt"
+	"strings"
 	"testing"
+	"time"
 
+	"pmx/internal/clob/clobengine"
 	"pmx/internal/npmtest"
 )
 
@@ -30,4 +34,37 @@ func TestOfficialCLOBClients(t *testing.T) {
 				"--test", tc.script)
 		})
 	}
+}
+
+// TestOfficialClientFollowsTheMarketSocket runs clients/clob-ws.test.mjs: the
+// official @polymarket/client subscribes to /ws/market with its own message
+// and must parse the book snapshot and the price changes that follow
+// (operator orders placed and cancelled while it listens).
+func TestOfficialClientFollowsTheMarketSocket(t *testing.T) {
+	node, dir := npmtest.MustNode(t), npmtest.MustClients(t)
+	x := newExchange(t, "", nil, "enforce")
+	const mm = "0x00000000000000000000000000000000000000aa"
+	x.must(t, clobengine.Command{Op: clobengine.OpDeposit, Addr: mm, Amount: 1_000_000_000_000})
+	order := func(i int, cents int64) clobengine.OrderInput {
+		return clobengine.OrderInput{Hash: fmt.Sprintf("0x%064x", i), Token: yesA, Type: "GTC", Maker: mm, Signer: mm,
+			APIKey: "mm", Version: 2, Stamp: 1, MakerAmt: 10 * cents * 10_000, TakerAmt: 10_000_000}
+	}
+	x.must(t, clobengine.Command{Op: clobengine.OpPlace, Orders: []clobengine.OrderInput{order(1, 40)}})
+	stop, done := make(chan struct{}), make(chan struct{})
+	go func() { // level changes while the client listens
+		defer close(done)
+		for i := 2; ; i++ {
+			select {
+			case <-stop:
+				return
+			case <-time.After(100 * time.Millisecond):
+			}
+			o := order(i, 30)
+			x.svc.Submit(&clobengine.Command{Op: clobengine.OpPlace, Orders: []clobengine.OrderInput{o}})
+			x.svc.Submit(&clobengine.Command{Op: clobengine.OpCancel, Addr: mm, IDs: []string{o.Hash}})
+		}
+	}()
+	defer func() { close(stop); <-done }()
+	npmtest.MustRun(t, node, dir, []string{"PMX_CLOB_URL=" + x.srv.URL, "PMX_CLOB_WS_MARKET=ws" + strings.TrimPrefix(x.srv.URL, "http") + "/ws/market",
+		"PMX_TOKEN_YES=" + yesA}, "--experimental-websocket", "--test", "clob-ws.test.mjs")
 }

@@ -126,6 +126,7 @@ func Open(opt Options) *Service {
 	}
 	s.markets.Store(&marketIndex{})
 	s.hub.sessions, s.hub.byAsset, s.hub.byKey = map[*StreamSession]struct{}{}, map[string]map[*StreamSession]struct{}{}, map[string]map[*StreamSession]struct{}{}
+	s.hub.seeds = map[uint32]*sentBook{}
 	s.wg.Add(1)
 	go s.start()
 	return s

@@ -52,6 +52,9 @@ type streamHub struct {
 	byKey    map[string]map[*StreamSession]struct{}
 	down     bool
 	drops    atomic.Uint64 // sessions closed as slow consumers
+	// seeds are the books (YES terms) of the latest subscribe snapshots, per
+	// market: the fan-out's starting point for a market it did not follow.
+	seeds map[uint32]*sentBook
 }
 
 func (h *streamHub) index(m map[string]map[*StreamSession]struct{}, k string, c *StreamSession, on bool) {
@@ -68,6 +71,22 @@ func (h *streamHub) index(m map[string]map[*StreamSession]struct{}, k string, c 
 	if len(set) == 0 {
 		delete(m, k)
 	}
+}
+
+// followed reports whether any market session follows token.
+func (h *streamHub) followed(token string) bool {
+	h.mu.RLock()
+	defer h.mu.RUnlock()
+	return len(h.byAsset[token]) > 0
+}
+
+// seed takes the subscribe snapshot's book of market id, if any.
+func (h *streamHub) seed(id uint32) *sentBook {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	b := h.seeds[id]
+	delete(h.seeds, id)
+	return b
 }
 
 // subscribers appends the sessions indexed under k.
@@ -193,10 +212,15 @@ func (c *StreamSession) SubscribeAssets(ids []string, on bool) error {
 		h.index(h.byAsset, id, c, true)
 	}
 	h.mu.Unlock()
-	b, seq, err := c.s.bookDump(fresh)
+	b, seq, views, err := c.s.bookDump(fresh)
 	if err != nil {
 		return err
 	}
+	h.mu.Lock()
+	for id, v := range views {
+		h.seeds[id] = &sentBook{bids: levelMap(v.bids[0]), asks: levelMap(v.asks[0])}
+	}
+	h.mu.Unlock()
 	for _, id := range fresh {
 		c.assets[id] = seq
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"pmx/internal/amount"
@@ -20,6 +21,7 @@ import (
 // session).
 
 const (
+	maxTracked   = 200_000 // resting orders whose fills the fan-out counts (beyond: read from the engine)
 	streamBuffer = 1024    // apply batches waiting for the fan-out
 	maxPending   = 100_000 // trades waiting for their MINED / CONFIRMED frames
 )
@@ -35,8 +37,9 @@ type pendingTrade struct {
 // fan is the fan-out's own state (its goroutine only).
 type fan struct {
 	s       *Service
-	sent    map[uint32]*sentBook // last book state pushed per market (YES terms)
-	pending [2][]pendingTrade    // waiting for MINED, for CONFIRMED: each in due order
+	sent    map[uint32]*sentBook   // last book state pushed per market (YES terms)
+	pending [2][]pendingTrade      // waiting for MINED, for CONFIRMED: each in due order
+	track   map[string]*orderTrack // resting orders seen placed (at most maxTracked)
 	scratch []*StreamSession
 }
 
@@ -44,7 +47,7 @@ type fan struct {
 type sentBook struct{ bids, asks map[int64]int64 }
 
 func (s *Service) startStream(e *engine.Engine[clobengine.Result]) {
-	f := &fan{s: s, sent: map[uint32]*sentBook{}}
+	f := &fan{s: s, sent: map[uint32]*sentBook{}, track: map[string]*orderTrack{}}
 	s.feedWG.Add(1)
 	go f.run(e.Subscribe(streamBuffer))
 }
@@ -90,10 +93,22 @@ func (f *fan) pushUser(key, cond string, b []byte) {
 	}
 }
 
+// orderEvent is one order frame to send: the order's state at its command
+// (the fan-out reads the engine later, when the order may have moved on).
 type orderEvent struct {
-	hash string
-	kind string // PLACEMENT, UPDATE, CANCELLATION
-	ts   int64
+	hash    string
+	kind    string // PLACEMENT, UPDATE, CANCELLATION
+	ts      int64
+	status  string
+	matched int64    // size matched so far
+	trades  []string // its trades so far
+	known   bool     // matched and trades are exact (the fan-out followed the order from its placement)
+}
+
+// orderTrack is what the fan-out knows of a resting order it saw placed.
+type orderTrack struct {
+	matched int64
+	trades  []string
 }
 
 // batch turns one apply batch into frames.
@@ -103,30 +118,61 @@ func (f *fan) batch(batch []engine.Applied[clobengine.Result]) {
 	var fillTS []int64
 	touched := map[uint32]bool{}
 	hashes := map[string]bool{}
+	// fill applies one fill to a followed order and returns its event (its
+	// status, MATCHED or LIVE, is decided once the order's size is read).
+	fill := func(hash, kind string, ts int64, t *clobengine.Trade) orderEvent {
+		e := orderEvent{hash: hash, kind: kind, ts: ts}
+		if tr := f.track[hash]; tr != nil {
+			tr.matched += t.Size
+			tr.trades = append(tr.trades, t.ID)
+			e.matched, e.trades, e.known = tr.matched, slices.Clone(tr.trades), true
+		}
+		return e
+	}
 	for _, a := range batch {
 		for _, r := range a.Events {
-			placed := map[string]bool{}
+			placed := map[string]int{}
 			for _, o := range r.Orders {
 				if o.Err == nil && o.Status != "" {
-					placed[o.OrderID] = true
-					evs = append(evs, orderEvent{o.OrderID, "PLACEMENT", a.TS})
+					placed[o.OrderID] = len(evs)
+					evs = append(evs, orderEvent{hash: o.OrderID, kind: "PLACEMENT", ts: a.TS, status: strings.ToUpper(o.Status),
+						trades: slices.Clone(o.TradeIDs), known: true})
+					if (o.Status == "live" || o.Status == "delayed") && len(f.track) < maxTracked {
+						f.track[o.OrderID] = &orderTrack{trades: slices.Clone(o.TradeIDs)}
+					}
 				}
 			}
 			for i := range r.Fills {
 				t := r.Fills[i]
 				fills, fillTS = append(fills, t), append(fillTS, a.TS)
 				touched[t.Mkt] = true
-				evs = append(evs, orderEvent{t.MakerOrder, "UPDATE", a.TS})
-				if !placed[t.TakerOrder] {
-					evs = append(evs, orderEvent{t.TakerOrder, "UPDATE", a.TS})
+				evs = append(evs, fill(t.MakerOrder, "UPDATE", a.TS, &t))
+				if j, ok := placed[t.TakerOrder]; ok {
+					evs[j].matched += t.Size
+					if tr := f.track[t.TakerOrder]; tr != nil {
+						tr.matched += t.Size
+					}
+				} else {
+					evs = append(evs, fill(t.TakerOrder, "UPDATE", a.TS, &t))
 				}
 			}
 			for _, id := range r.Canceled {
-				evs = append(evs, orderEvent{id, "CANCELLATION", a.TS})
+				e := orderEvent{hash: id, kind: "CANCELLATION", ts: a.TS, status: clobengine.StatusCanceled}
+				if tr := f.track[id]; tr != nil {
+					e.matched, e.trades, e.known = tr.matched, tr.trades, true
+					delete(f.track, id)
+				}
+				evs = append(evs, e)
 			}
 		}
 	}
 	if len(evs) == 0 {
+		return
+	}
+	if f.s.StreamSessions() == 0 { // nobody listens: no read, nothing kept
+		clear(f.sent)
+		clear(f.track)
+		f.pending = [2][]pendingTrade{}
 		return
 	}
 	for _, e := range evs {
@@ -141,12 +187,13 @@ func (f *fan) batch(batch []engine.Applied[clobengine.Result]) {
 				continue
 			}
 			mk := m.Market(o.Mkt)
-			orders[h] = &orderCopy{o: *o, cond: mk.ConditionID, label: mk.Tokens[o.Outcome].Outcome, ticks: mk.Ticks, exists: true}
+			orders[h] = &orderCopy{o: *o, cond: mk.ConditionID, label: mk.Tokens[o.Outcome].Outcome, ticks: mk.Ticks}
 			orders[h].o.Trades = append([]string(nil), o.Trades...)
 			touched[o.Mkt] = true
 		}
 		for id := range touched {
-			views[id] = viewMarket(m.Market(id))
+			mk := m.Market(id)
+			views[id] = viewMarket(mk, f.s.hub.followed(mk.Tokens[0].ID) || f.s.hub.followed(mk.Tokens[1].ID))
 		}
 	})
 	if err != nil {
@@ -155,10 +202,20 @@ func (f *fan) batch(batch []engine.Applied[clobengine.Result]) {
 	// User channel: order events, then the fills' MATCHED trades.
 	for _, e := range evs {
 		oc := orders[e.hash]
-		if oc == nil || len(f.userSessions(oc.o.APIKey)) == 0 {
+		if oc == nil {
 			continue
 		}
-		f.pushUser(oc.o.APIKey, oc.cond, oc.frame(e.kind, e.ts))
+		if e.known && e.status == "" { // a fill of a followed order
+			e.status = clobengine.StatusLive
+			if e.matched >= oc.o.Orig {
+				e.status = clobengine.StatusMatched
+				delete(f.track, e.hash)
+			}
+		}
+		if len(f.userSessions(oc.o.APIKey)) == 0 {
+			continue
+		}
+		f.pushUser(oc.o.APIKey, oc.cond, oc.frame(&e))
 	}
 	for i := range fills {
 		t, v := &fills[i], views[fills[i].Mkt]
@@ -221,26 +278,28 @@ func (f *fan) lastTrade(seq uint64, t *clobengine.Trade, v *marketView, ts int64
 }
 
 // marketFrames pushes v's book after a trade (or after the fan-out lost
-// frames), else the levels that changed since the last push. The state
-// pushed is kept for every market, followed or not (bounded by markets ×
-// streamDepth), so a subscriber's snapshot and the next change agree.
+// frames, or when it has no earlier state of the market), else the levels
+// that changed since the last push or the latest subscribe snapshot. The
+// state pushed is kept for followed markets (bounded by markets ×
+// streamDepth).
 func (f *fan) marketFrames(seq uint64, v *marketView, traded bool, ts int64) {
-	now := &sentBook{bids: levelMap(v.bids[0]), asks: levelMap(v.asks[0])}
-	prev, seen := f.sent[v.id]
-	f.sent[v.id] = now
-	if len(f.marketSessions(v, 0)) == 0 && len(f.marketSessions(v, 1)) == 0 {
+	if !v.depth { // nobody followed it at the read: a later follower starts from its snapshot
+		delete(f.sent, v.id)
 		return
 	}
+	now := &sentBook{bids: levelMap(v.bids[0]), asks: levelMap(v.asks[0])}
+	prev, seen := f.sent[v.id]
+	if !seen {
+		prev = f.s.hub.seed(v.id)
+	}
+	f.sent[v.id] = now
 	sums := [2]bookSummary{v.summary(0, ts), v.summary(1, ts)}
-	if traded || (seen && prev == nil) {
+	if traded || prev == nil {
 		for o := range 2 {
 			b, _ := json.Marshal(bookFrame{sums[o], "book"})
 			f.pushMarket(seq, v, o, b)
 		}
 		return
-	}
-	if prev == nil {
-		prev = &sentBook{}
 	}
 	var yes, no []priceChange
 	bid0, ask0 := v.best(0)

@@ -148,13 +148,19 @@ type marketView struct {
 	last    [2]clobengine.LastTrade
 	bids    [2][]clobengine.Level
 	asks    [2][]clobengine.Level
+	depth   bool // the books were read
 }
 
-func viewMarket(mk *clobengine.Market) *marketView {
-	v := &marketView{id: mk.ID, cond: mk.ConditionID, ticks: mk.Ticks, minSize: mk.MinSize.String(), negRisk: mk.NegRisk, last: mk.Last}
+// viewMarket reads mk; its books only with depth (a market nobody follows
+// needs its identity only, for user frames).
+func viewMarket(mk *clobengine.Market, depth bool) *marketView {
+	v := &marketView{id: mk.ID, cond: mk.ConditionID, ticks: mk.Ticks, minSize: mk.MinSize.String(), negRisk: mk.NegRisk,
+		last: mk.Last, depth: depth}
 	for o := range 2 {
 		v.tokens[o], v.labels[o] = mk.Tokens[o].ID, mk.Tokens[o].Outcome
-		v.bids[o], v.asks[o] = mk.Depth(uint8(o), streamDepth)
+		if depth {
+			v.bids[o], v.asks[o] = mk.Depth(uint8(o), streamDepth)
+		}
 	}
 	return v
 }
@@ -213,9 +219,9 @@ func (s *Service) viewSeq(fn func(m *clobengine.Machine)) (uint64, error) {
 }
 
 // bookDump is the subscribe snapshot of ids: one JSON array of book
-// frames for the ids the venue trades (nil when none), and the engine
-// sequence it was read at.
-func (s *Service) bookDump(ids []string) ([]byte, uint64, error) {
+// frames for the ids the venue trades (nil when none), the engine sequence
+// it was read at, and the markets read.
+func (s *Service) bookDump(ids []string) ([]byte, uint64, map[uint32]*marketView, error) {
 	type one struct {
 		v *marketView
 		o int
@@ -230,14 +236,14 @@ func (s *Service) bookDump(ids []string) ([]byte, uint64, error) {
 			}
 			v := views[mk.ID]
 			if v == nil {
-				v = viewMarket(mk)
+				v = viewMarket(mk, true)
 				views[mk.ID] = v
 			}
 			got = append(got, one{v, int(o)})
 		}
 	})
 	if err != nil || len(got) == 0 {
-		return nil, seq, err
+		return nil, seq, views, err
 	}
 	ts := s.now()
 	frames := make([]bookFrame, len(got))
@@ -245,30 +251,37 @@ func (s *Service) bookDump(ids []string) ([]byte, uint64, error) {
 		frames[i] = bookFrame{g.v.summary(g.o, ts), "book"}
 	}
 	b, err := json.Marshal(frames)
-	return b, seq, err
+	return b, seq, views, err
 }
 
 // orderCopy is what an order frame needs of an engine order.
 type orderCopy struct {
-	o      clobengine.Order
-	cond   string
-	label  string
-	ticks  int64
-	exists bool
+	o     clobengine.Order
+	cond  string
+	label string
+	ticks int64
 }
 
-func (oc *orderCopy) frame(kind string, ts int64) []byte {
+// frame is e's order frame: the order's fixed fields from the engine, its
+// state at the event from e when the fan-out knows it, else as read.
+func (oc *orderCopy) frame(e *orderEvent) []byte {
 	o := &oc.o
-	tr := o.Trades
+	matched, tr, st := o.Filled, o.Trades, o.Status
+	if e.known {
+		matched, tr = e.matched, e.trades
+	}
+	if e.status != "" {
+		st = e.status
+	}
 	if tr == nil {
 		tr = []string{}
 	}
 	f := orderFrame{EventType: "order", ID: o.Hash, Owner: o.APIKey, Market: oc.cond, AssetID: o.Token,
 		Side: clobengine.SideName(o.Side), OrderOwner: o.APIKey, OriginalSize: amount.Micro(o.Orig).String(),
-		SizeMatched: amount.Micro(o.Filled).String(), Price: clob.PriceText(o.Price, oc.ticks), AssociateTrades: tr,
-		Outcome: oc.label, Type: kind, CreatedAt: strconv.FormatInt(o.Created/1000, 10),
-		Expiration: strconv.FormatInt(o.Expiration, 10), OrderType: o.Type, Status: o.Status, MakerAddress: o.Maker,
-		Timestamp: strconv.FormatInt(ts/1000, 10)}
+		SizeMatched: amount.Micro(matched).String(), Price: clob.PriceText(o.Price, oc.ticks), AssociateTrades: tr,
+		Outcome: oc.label, Type: e.kind, CreatedAt: strconv.FormatInt(o.Created/1000, 10),
+		Expiration: strconv.FormatInt(o.Expiration, 10), OrderType: o.Type, Status: st, MakerAddress: o.Maker,
+		Timestamp: strconv.FormatInt(e.ts/1000, 10)}
 	b, _ := json.Marshal(f)
 	return b
 }
