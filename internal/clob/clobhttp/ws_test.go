@@ -1,11 +1,15 @@
 package clobhttp_test
 
 import (
+	"bufio"
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
+	"math"
+	"net"
 	"net/http"
 	"strings"
 	"testing"
@@ -280,5 +284,74 @@ func TestWebSocketSlowConsumerDropped(t *testing.T) {
 	fresh.send(t, `{"assets_ids":["`+yesB+`"],"type":"market"}`)
 	if m := fresh.read(t); !strings.Contains(m, `"event_type":"book"`) {
 		t.Fatalf("snapshot %s", m)
+	}
+}
+
+// rawWS opens /ws/market by hand, so the test can send what a client
+// library refuses to.
+func rawWS(t *testing.T, x *xenv) (net.Conn, *bufio.Reader) {
+	t.Helper()
+	c, err := net.Dial("tcp", strings.TrimPrefix(x.srv.URL, "http://"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	fmt.Fprintf(c, "GET /ws/market HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n"+
+		"Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n")
+	br := bufio.NewReader(c)
+	if res, err := http.ReadResponse(br, nil); err != nil || res.StatusCode != 101 {
+		t.Fatalf("handshake: %v %v", res, err)
+	}
+	return c, br
+}
+
+// closeCode reads server frames until a close frame and returns its code.
+func closeCode(t *testing.T, c net.Conn, br *bufio.Reader) int {
+	t.Helper()
+	c.SetReadDeadline(time.Now().Add(10 * time.Second)) // a hang fails; nothing is timed
+	for {
+		var h [2]byte
+		if _, err := io.ReadFull(br, h[:]); err != nil {
+			t.Fatalf("no close frame: %v", err)
+		}
+		p := make([]byte, h[1]&0x7f) // the server's frames here are short
+		io.ReadFull(br, p)
+		if h[0]&0x0f == 8 && len(p) >= 2 {
+			return int(binary.BigEndian.Uint16(p))
+		}
+	}
+}
+
+// TestWebSocketFramingAndConnectionLimits: the frame guard closes an
+// unmasked frame with 1002 and a header claiming more than the read limit
+// with 1009 at once; one IP opens at most 100 sockets (then a JSON 429).
+func TestWebSocketFramingAndConnectionLimits(t *testing.T) {
+	x, _ := newClocked(t)
+	c, br := rawWS(t, x)
+	c.Write([]byte{0x81, 0x04, 'P', 'I', 'N', 'G'}) // text, FIN, unmasked
+	if code := closeCode(t, c, br); code != 1002 {
+		t.Errorf("unmasked frame: close %d, want 1002", code)
+	}
+	c, br = rawWS(t, x)
+	h := []byte{0x81, 0x80 | 127, 0, 0, 0, 0, 0, 0, 0, 0, 1, 2, 3, 4}
+	binary.BigEndian.PutUint64(h[2:10], math.MaxInt64)
+	c.Write(h) // the header only: no payload follows
+	if code := closeCode(t, c, br); code != 1009 {
+		t.Errorf("a header claiming 2^63-1 bytes: close %d, want 1009", code)
+	}
+
+	y, _ := newClocked(t)
+	for range 100 {
+		y.dial(t, "/ws/market").ping(t)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	_, resp, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(y.srv.URL, "http")+"/ws/user", nil)
+	if err == nil || resp == nil || resp.StatusCode != http.StatusTooManyRequests {
+		t.Fatalf("the 101st socket: %v %v", resp, err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	if string(body) != `{"error":"too many websocket connections"}` {
+		t.Fatalf("429 body %s", body)
 	}
 }
