@@ -70,6 +70,9 @@ type Machine struct {
 
 	mo money // withdrawals and transfers (withdraw.go)
 
+	histQ   []*Account // accounts whose equity this Apply samples (history.go; not state)
+	histGen uint64
+
 	aud auditState // the perpsaudit build's shadow state (audit_on.go)
 }
 
@@ -121,6 +124,7 @@ func (m *Machine) Apply(seq uint64, ts int64, cmd []byte, out []Event) []Event {
 	if ts < m.lastTS {
 		ts = m.lastTS
 	}
+	prevTS := m.lastTS
 	m.lastTS = ts
 	var ev Event
 	m.processDue(ts, &ev)
@@ -187,6 +191,7 @@ func (m *Machine) Apply(seq uint64, ts int64, cmd []byte, out []Event) []Event {
 	default:
 		ev.Err = "invalid_command"
 	}
+	m.recordHistory(prevTS, ts, &ev)
 	m.finishBBOs(&ev)
 	m.audit()
 	return append(out, ev)
