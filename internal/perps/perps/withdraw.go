@@ -4,6 +4,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"strconv"
+
+	"pmx/internal/perps/risk"
 )
 
 // Money out: withdrawals to a simulated chain and internal transfers
@@ -105,10 +107,24 @@ func (m *Machine) refuse(c *Command, id uint64, err string, ev *Event) {
 	}
 }
 
-// withdrawable is what the account may take out now (the portfolio's
-// withdrawable; the margin issue's risk.Withdrawable replaces it there).
-func (m *Machine) withdrawable(addr string, ts int64) int64 {
-	v, _ := ParseMicro(m.PortfolioOf(addr, ts).Withdrawable)
+// withdrawable is what the account may take out now: risk.Withdrawable of
+// its risk view, the one rule for withdrawals, transfers and the portfolio's
+// withdrawable (0 for an unknown account or arithmetic that does not fit).
+func (m *Machine) withdrawable(addr string, _ int64) int64 {
+	a := m.accts[addr]
+	if a == nil {
+		return 0
+	}
+	ra, mk := m.riskView(a, 0)
+	for iid, mt := range mk { // without a mark, the pre-trade check's stand-in prices
+		if mt.Mark <= 0 {
+			mt.Mark = m.standIn(a, iid)
+		}
+	}
+	v, err := risk.Withdrawable(&ra, mk)
+	if err != nil {
+		return 0
+	}
 	return v
 }
 
