@@ -72,6 +72,7 @@ type Machine struct {
 
 	histQ   []*Account // accounts whose equity this Apply samples (history.go; not state)
 	histGen uint64
+	codes   map[string]string // invite code → owner (referral.go; not state, rebuilt on use)
 
 	aud auditState // the perpsaudit build's shadow state (audit_on.go)
 }
@@ -116,6 +117,7 @@ func (m *Machine) reset() {
 	m.mods = steps[*PendingMod]{next: 1}
 	m.ccs = steps[*COIDWait]{next: 1}
 	m.mo.reset()
+	m.codes = nil
 }
 
 // Apply executes one command (engine.Machine). ts is Unix ms; it is made
@@ -188,6 +190,10 @@ func (m *Machine) Apply(seq uint64, ts int64, cmd []byte, out []Event) []Event {
 		m.withdrawStatus(c, &ev)
 	case KTransfer:
 		m.transfer(c, ts, &ev)
+	case KInvite:
+		m.invite(c, ts, &ev)
+	case KReferral:
+		m.bindReferral(c, ts, &ev)
 	default:
 		ev.Err = "invalid_command"
 	}
