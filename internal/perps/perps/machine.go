@@ -313,7 +313,11 @@ func (m *Machine) createProxy(c *Command, ts int64, ev *Event) {
 		ev.Err = "proxy is an account"
 		return
 	}
+	isNew := m.accts[c.Account] == nil
 	m.account(c.Account, ts)
+	if isNew && c.Label != "" {
+		m.bindOnCreate(c.Account, c.Label, ts) // the createProxy's invite code (referral.go)
+	}
 	cp := *p
 	cp.Account = c.Account
 	m.proxies[p.Addr] = &cp

@@ -131,6 +131,13 @@ func (m *Machine) bindReferral(c *Command, ts int64, ev *Event) {
 	a.ref().Parent = owner
 }
 
+// bindOnCreate binds the invite code a new account's first createProxy
+// carried; an unusable code is ignored (the proxy is still created).
+func (m *Machine) bindOnCreate(acct, code string, ts int64) {
+	var scratch Event
+	m.bindReferral(&Command{Kind: KReferral, Account: acct, Label: code}, ts, &scratch)
+}
+
 // referralFee books a fill's fee f (micro) on notional n for a child: its
 // parent's statistics and fee share.
 func (m *Machine) referralFee(a *Account, f, n, ts int64) {

@@ -111,3 +111,46 @@ func TestReferralIsBoundOnceAndSharesFees(t *testing.T) {
 		t.Fatalf("referral without headers: %d", code)
 	}
 }
+
+// TestCreateProxyWithAnInviteCodeBindsTheNewAccount: the unsigned `code` of
+// the createProxy that creates an account binds that account to the code's
+// owner; a code on an existing account's createProxy, or an unknown code,
+// binds nothing and the proxy is still created.
+func TestCreateProxyWithAnInviteCodeBindsTheNewAccount(t *testing.T) {
+	e := moneyEnv(t)
+	p := e.trader(1, "100")
+	var inv inviteAns
+	p.hdrPost("/v1/account/invite", `{}`, &inv)
+	parent := func(tr *trader) any {
+		var r map[string]any
+		if code, body := tr.read("/v1/account/referral", &r); code != 200 {
+			t.Fatalf("referral: %d %s", code, body)
+		}
+		return r["parent"]
+	}
+	for _, tc := range []struct {
+		seed    byte
+		deposit bool // the account exists before its createProxy
+		code    string
+		bound   bool
+	}{
+		{2, false, inv.Code, true},
+		{3, true, inv.Code, false},
+		{4, false, "NOPE2345", false},
+	} {
+		tr := &trader{e: e, owner: newKey(t, tc.seed), proxy: newKey(t, tc.seed+100)}
+		if tc.deposit {
+			e.adminPost("/admin/perps/deposits", `{"address":"`+tr.owner.hex+`","amount":"1"}`)
+		}
+		code, body := tr.createProxy(e.now()+86400000, `,"code":"`+tc.code+`"`)
+		if code != 200 {
+			t.Fatalf("createProxy with code %s: %d %s", tc.code, code, body)
+		}
+		var r struct{ Secret string }
+		json.Unmarshal([]byte(body), &r)
+		tr.secret = r.Secret
+		if got := parent(tr); (got == strings.ToLower(p.owner.hex)) != tc.bound {
+			t.Errorf("seed %d (existing %v, code %s): parent %v, bound want %v", tc.seed, tc.deposit, tc.code, got, tc.bound)
+		}
+	}
+}
