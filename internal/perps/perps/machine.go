@@ -134,6 +134,7 @@ func (m *Machine) Apply(seq uint64, ts int64, cmd []byte, out []Event) []Event {
 	c, err := DecodeCommand(cmd)
 	if err != nil {
 		ev.Err = "invalid_command"
+		m.recordHistory(prevTS, ts, &ev) // due steps may have filled
 		m.finishBBOs(&ev)
 		return append(out, ev)
 	}
