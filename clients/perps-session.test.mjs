@@ -101,6 +101,18 @@ test('perps session: proxy, credentials, orders over the socket, reads, revoke',
     const w = withdrawals.find((x) => String(x.withdrawalId ?? x.withdraw_id) === String(withdrawalId));
     assert.ok(w, `withdrawal ${withdrawalId} not listed: ${JSON.stringify(withdrawals, (k, v) => typeof v === 'bigint' ? String(v) : v)}`);
 
+    // Equity and PnL history: the deposit, the withdrawal and a fill (an IOC
+    // against the Go test's resting ask at 150) are sampled; the fill's taker
+    // fee is realized pnl.
+    await post(session, { instrumentId: 1, side: OrderSide.BUY, price: '150', quantity: '0.01', timeInForce: 'ioc' });
+    const day = { interval: '1h', start: Date.now() - 86_400_000 };
+    let equity = [];
+    for await (const page of session.listEquityHistory(day)) { equity = equity.concat(page.items ?? page); }
+    assert.ok(equity.length >= 1 && equity.every((p) => typeof p.equity === 'string' && p.timestamp > day.start), JSON.stringify(equity));
+    let pnl = [];
+    for await (const page of session.listPnlHistory(day)) { pnl = pnl.concat(page.items ?? page); }
+    assert.ok(pnl.some((p) => Number(p.pnl) < 0), `the taker fee is realized pnl: ${JSON.stringify(pnl)}`);
+
     // A second session on the same credential; cancel-all from it.
     const second = await client.openPerpsSession({ credentials: session.credentials });
     try {

@@ -91,6 +91,7 @@ func (m *Machine) settleFunding(ts int64, ev *Event) {
 			}
 			a.Balance, m.insurance = bal, ins
 			m.auditCredit(a, -ch)
+			m.booked(a, ts, -ch)
 			a.Funding = append(a.Funding, FundingCharge{ID: m.nextFund, IID: id, Size: p.Size, Rate: rate, Amount: -ch, TS: ts})
 			ev.Funding = append(ev.Funding, AccountFunding{Account: a.Addr, Charge: m.fundingData(&a.Funding[len(a.Funding)-1])})
 			m.nextFund++

@@ -70,6 +70,10 @@ type Machine struct {
 
 	mo money // withdrawals and transfers (withdraw.go)
 
+	histQ   []*Account // accounts whose equity this Apply samples (history.go; not state)
+	histGen uint64
+	codes   map[string]string // invite code → owner (referral.go; not state, rebuilt on use)
+
 	aud auditState // the perpsaudit build's shadow state (audit_on.go)
 }
 
@@ -113,6 +117,7 @@ func (m *Machine) reset() {
 	m.mods = steps[*PendingMod]{next: 1}
 	m.ccs = steps[*COIDWait]{next: 1}
 	m.mo.reset()
+	m.codes = nil
 }
 
 // Apply executes one command (engine.Machine). ts is Unix ms; it is made
@@ -121,6 +126,7 @@ func (m *Machine) Apply(seq uint64, ts int64, cmd []byte, out []Event) []Event {
 	if ts < m.lastTS {
 		ts = m.lastTS
 	}
+	prevTS := m.lastTS
 	m.lastTS = ts
 	var ev Event
 	m.processDue(ts, &ev)
@@ -128,6 +134,7 @@ func (m *Machine) Apply(seq uint64, ts int64, cmd []byte, out []Event) []Event {
 	c, err := DecodeCommand(cmd)
 	if err != nil {
 		ev.Err = "invalid_command"
+		m.recordHistory(prevTS, ts, &ev) // due steps may have filled
 		m.finishBBOs(&ev)
 		return append(out, ev)
 	}
@@ -184,9 +191,14 @@ func (m *Machine) Apply(seq uint64, ts int64, cmd []byte, out []Event) []Event {
 		m.withdrawStatus(c, &ev)
 	case KTransfer:
 		m.transfer(c, ts, &ev)
+	case KInvite:
+		m.invite(c, ts, &ev)
+	case KReferral:
+		m.bindReferral(c, ts, &ev)
 	default:
 		ev.Err = "invalid_command"
 	}
+	m.recordHistory(prevTS, ts, &ev)
 	m.finishBBOs(&ev)
 	m.audit()
 	return append(out, ev)
@@ -302,7 +314,11 @@ func (m *Machine) createProxy(c *Command, ts int64, ev *Event) {
 		ev.Err = "proxy is an account"
 		return
 	}
+	isNew := m.accts[c.Account] == nil
 	m.account(c.Account, ts)
+	if isNew && c.Label != "" {
+		m.bindOnCreate(c.Account, c.Label, ts) // the createProxy's invite code (referral.go)
+	}
 	cp := *p
 	cp.Account = c.Account
 	m.proxies[p.Addr] = &cp

@@ -428,6 +428,8 @@ func (m *Machine) fill(in *Instrument, o *Order, buy bool, ticks, lots int64, ta
 	p.Realized = must(add(p.Realized, pnlMicro))
 	a.Balance = must(add(a.Balance, must(sub(pnlMicro, f))))
 	m.auditCredit(a, pnlMicro-f)
+	m.booked(a, ts, pnlMicro-f)
+	m.referralFee(a, f, nMicro, ts)
 	if p.Size == 0 && p.Realized == 0 {
 		delete(a.Positions, in.ID)
 	}

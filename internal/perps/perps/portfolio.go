@@ -116,6 +116,6 @@ func (m *Machine) PortfolioOf(addr string, nowMs int64) Portfolio {
 	avail := max(must(sub(tav, imSum)), 0)
 	out.Margin = MarginSummary{TotalAccountValue: FormatMicro(tav), AvailableOrderMargin: FormatMicro(avail),
 		TotalInitialMargin: FormatMicro(imSum), TotalMaintenanceMargin: FormatMicro(mmSum), TotalPositionValue: FormatMicro(valSum)}
-	out.Withdrawable = FormatMicro(min(avail, max(bal, 0)))
+	out.Withdrawable = FormatMicro(m.withdrawable(addr, nowMs)) // risk.Withdrawable
 	return out
 }

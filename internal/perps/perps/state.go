@@ -116,9 +116,11 @@ type Account struct {
 	Funding []FundingCharge `json:"funding,omitempty"`
 	// Auto-cancel (autocancel.go): the armed deadline (ms, 0: none) and the
 	// triggers of the UTC day ACDay.
-	AutoCancel int64 `json:"ac,omitempty"`
-	ACDay      int64 `json:"ac_day,omitempty"`
-	ACCount    int64 `json:"ac_n,omitempty"`
+	AutoCancel int64     `json:"ac,omitempty"`
+	ACDay      int64     `json:"ac_day,omitempty"`
+	ACCount    int64     `json:"ac_n,omitempty"`
+	Hist       *History  `json:"hist,omitempty"` // equity and pnl samples (history.go)
+	Ref        *Referral `json:"ref,omitempty"`  // invite code, parent, children (referral.go)
 }
 
 // VolumeDay is one UTC day's traded notional (micro).

@@ -12,6 +12,12 @@ type Transfer struct {
 	Replay  []byte `json:"replay,omitempty"`
 }
 
+// maxTransfers bounds the transfers kept (the oldest are dropped, with their
+// replay keys, a quarter at a time): transfers carry no fee, so their
+// history must not grow with hostile traffic. Ids keep counting. (A
+// variable only so the test can exercise the trim quickly.)
+var maxTransfers = 100_000
+
 // transferReplayPrefix keeps transfer replay keys apart from withdrawal ones
 // in money.byReplay (the ids are separate sequences).
 const transferReplayPrefix = "t"
@@ -22,7 +28,7 @@ func (m *Machine) transfer(c *Command, ts int64, ev *Event) {
 		ev.Err = "invalid_command"
 		return
 	}
-	id := uint64(len(m.mo.trs)) + 1
+	id := m.mo.nextTransfer()
 	if c.To == c.Account {
 		m.refuse(c, id, ErrTransferToSelf, ev)
 		return
@@ -41,8 +47,10 @@ func (m *Machine) transfer(c *Command, ts int64, ev *Event) {
 	to.Balance += amt   // fits: checked above (a new account starts at 0)
 	m.auditCredit(from, -amt)
 	m.auditCredit(to, amt)
-	m.mo.trs = append(m.mo.trs, &Transfer{ID: id, From: c.Account, To: c.To, Amount: amt, Label: c.Label, Created: ts,
-		Replay: c.Replay})
+	t := &Transfer{ID: id, From: c.Account, To: c.To, Amount: amt, Label: c.Label, Created: ts, Replay: c.Replay}
+	m.mo.trs = append(m.mo.trs, t)
+	m.mo.indexTransfer(t)
+	m.mo.trimTransfers()
 	if len(c.Replay) > 0 {
 		m.mo.byReplay[transferReplayPrefix+string(c.Replay)] = id
 	}
@@ -73,8 +81,9 @@ type TransferWire struct {
 // dir "in", "out" or "" for both; at most limit, more when others matched.
 func (m *Machine) TransfersOf(acct, dir string, start, end int64, limit int) ([]TransferWire, bool) {
 	out := []TransferWire{}
-	for i := len(m.mo.trs) - 1; i >= 0; i-- {
-		t := m.mo.trs[i]
+	trs := m.mo.trBy[acct]
+	for i := len(trs) - 1; i >= 0; i-- {
+		t := trs[i]
 		if t.Created < start || t.Created >= end {
 			continue
 		}
@@ -97,3 +106,39 @@ func (m *Machine) TransfersOf(acct, dir string, start, end int64, limit int) ([]
 
 // MaxMs is the largest timestamp a history window may name.
 const MaxMs = int64(1<<63 - 1)
+
+func (mo *money) nextTransfer() uint64 {
+	if n := len(mo.trs); n > 0 {
+		return mo.trs[n-1].ID + 1
+	}
+	return 1
+}
+
+func (mo *money) indexTransfer(t *Transfer) {
+	mo.trBy[t.From] = append(mo.trBy[t.From], t)
+	mo.trBy[t.To] = append(mo.trBy[t.To], t)
+}
+
+// trimTransfers drops the oldest transfers past maxTransfers×5/4 from the
+// list, the indexes (where they are the oldest too) and the replay map.
+func (mo *money) trimTransfers() {
+	if len(mo.trs) <= maxTransfers+maxTransfers/4 {
+		return
+	}
+	drop := len(mo.trs) - maxTransfers
+	for _, t := range mo.trs[:drop] {
+		for _, addr := range [2]string{t.From, t.To} {
+			if l := mo.trBy[addr]; len(l) > 0 && l[0] == t {
+				if len(l) == 1 {
+					delete(mo.trBy, addr)
+				} else {
+					mo.trBy[addr] = l[1:]
+				}
+			}
+		}
+		if len(t.Replay) > 0 {
+			delete(mo.byReplay, transferReplayPrefix+string(t.Replay))
+		}
+	}
+	mo.trs = append([]*Transfer(nil), mo.trs[drop:]...)
+}

@@ -4,6 +4,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"strconv"
+
+	"pmx/internal/perps/risk"
 )
 
 // Money out: withdrawals to a simulated chain and internal transfers
@@ -61,7 +63,7 @@ type Refusal struct {
 	Err    string `json:"err"`
 }
 
-// maxRefusals bounds the kept refusals (a replay key is only valid for the
+// maxRefusals bounds the kept refusals (up to a quarter more) (a replay key is only valid for the
 // verifier's signature age anyway).
 const maxRefusals = 4096
 
@@ -73,9 +75,16 @@ type money struct {
 	refused  []Refusal
 	deps     []depRef          // deposits awaiting confirmations, by id
 	byReplay map[string]uint64 // replay key → withdrawal id; transferReplayPrefix+key → transfer id
+
+	// Per-account indexes (not state: rebuilt by restore), in id order, so
+	// an account's history is read without scanning everyone's.
+	wdBy map[string][]*Withdrawal
+	trBy map[string][]*Transfer // both parties
 }
 
-func (mo *money) reset() { *mo = money{byReplay: map[string]uint64{}} }
+func (mo *money) reset() {
+	*mo = money{byReplay: map[string]uint64{}, wdBy: map[string][]*Withdrawal{}, trBy: map[string][]*Transfer{}}
+}
 
 // OutcomeByReplay returns the outcome of the signed withdrawal with this
 // replay key: its id and refusal ("" if accepted); ok false if none applied.
@@ -98,17 +107,31 @@ func (m *Machine) refusedOutcome(key []byte) (id uint64, refusal string, ok bool
 func (m *Machine) refuse(c *Command, id uint64, err string, ev *Event) {
 	ev.Err, ev.ID = err, id
 	if len(c.Replay) > 0 {
-		if len(m.mo.refused) == maxRefusals {
-			m.mo.refused = append(m.mo.refused[:0], m.mo.refused[1:]...)
+		if len(m.mo.refused) >= maxRefusals+maxRefusals/4 { // a quarter at a time: amortized O(1)
+			m.mo.refused = append(m.mo.refused[:0], m.mo.refused[len(m.mo.refused)-maxRefusals+1:]...)
 		}
 		m.mo.refused = append(m.mo.refused, Refusal{Replay: c.Replay, ID: id, Err: err})
 	}
 }
 
-// withdrawable is what the account may take out now (the portfolio's
-// withdrawable; the margin issue's risk.Withdrawable replaces it there).
-func (m *Machine) withdrawable(addr string, ts int64) int64 {
-	v, _ := ParseMicro(m.PortfolioOf(addr, ts).Withdrawable)
+// withdrawable is what the account may take out now: risk.Withdrawable of
+// its risk view, the one rule for withdrawals, transfers and the portfolio's
+// withdrawable (0 for an unknown account or arithmetic that does not fit).
+func (m *Machine) withdrawable(addr string, _ int64) int64 {
+	a := m.accts[addr]
+	if a == nil {
+		return 0
+	}
+	ra, mk := m.riskView(a, 0)
+	for iid, mt := range mk { // without a mark, the pre-trade check's stand-in prices
+		if mt.Mark <= 0 {
+			mt.Mark = m.standIn(a, iid)
+		}
+	}
+	v, err := risk.Withdrawable(&ra, mk)
+	if err != nil {
+		return 0
+	}
 	return v
 }
 
@@ -137,6 +160,7 @@ func (m *Machine) withdraw(c *Command, ts int64, ev *Event) {
 	w := &Withdrawal{ID: id, Account: c.Account, Amount: amt, Fee: fee, To: c.To, Status: WPending,
 		Required: c.Required, Created: ts, Replay: c.Replay}
 	m.mo.wds = append(m.mo.wds, w)
+	m.mo.wdBy[w.Account] = append(m.mo.wdBy[w.Account], w)
 	m.mo.pending = append(m.mo.pending, w)
 	if len(c.Replay) > 0 {
 		m.mo.byReplay[string(c.Replay)] = id
@@ -234,9 +258,10 @@ func (w *Withdrawal) Wire() WithdrawalWire {
 // when others matched.
 func (m *Machine) WithdrawalsOf(acct, status, hash string, start, end int64, limit int) ([]WithdrawalWire, bool) {
 	out := []WithdrawalWire{}
-	for i := len(m.mo.wds) - 1; i >= 0; i-- {
-		w := m.mo.wds[i]
-		if w.Account != acct || w.Created < start || w.Created >= end || (status != "" && w.Status != status) ||
+	wds := m.mo.wdBy[acct]
+	for i := len(wds) - 1; i >= 0; i-- {
+		w := wds[i]
+		if w.Created < start || w.Created >= end || (status != "" && w.Status != status) ||
 			(hash != "" && w.Hash != hash) {
 			continue
 		}
@@ -250,6 +275,12 @@ func (m *Machine) WithdrawalsOf(acct, status, hash string, start, end int64, lim
 
 func (mo *money) restore(wds []*Withdrawal, trs []*Transfer, refused []Refusal) {
 	mo.wds, mo.trs, mo.refused = wds, trs, refused
+	for _, w := range wds {
+		mo.wdBy[w.Account] = append(mo.wdBy[w.Account], w)
+	}
+	for _, t := range trs {
+		mo.indexTransfer(t)
+	}
 	mo.deps = nil // re-derived by the machine from the accounts (restoreDeposits)
 	for _, w := range wds {
 		if w.Status == WPending {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"pmx/internal/amount"
+	"pmx/internal/perps/perps"
 )
 
 func micro(t *testing.T, s string) int64 {
@@ -19,11 +20,13 @@ func micro(t *testing.T, s string) int64 {
 }
 
 // TestMoneyIsConservedAcrossDepositsTradesWithdrawalsAndTransfers: after a
-// random mix of deposits, trades, withdrawals (some ended removed or
-// failed by the operator, some confirmed by blocks) and transfers across
-// many accounts, the accounts' value (balance + unrealized pnl, all at the
-// same mark) sums to deposits − pending and confirmed withdrawals − trading
-// fees, to the micro unit. Everything is read back through the API.
+// random mix of deposits, trades, funding (premium samples and settlements),
+// withdrawals (some ended removed or failed by the operator, some confirmed
+// by blocks) and transfers across many accounts, the accounts' value
+// (balance + unrealized pnl, all at the same mark) sums to deposits −
+// pending and confirmed withdrawals − trading fees + funding received (the
+// insurance fund takes the rest), to the micro unit. Everything is read
+// back through the API.
 func TestMoneyIsConservedAcrossDepositsTradesWithdrawalsAndTransfers(t *testing.T) {
 	for seed := uint64(1); seed <= 3; seed++ {
 		t.Run(fmt.Sprint(seed), func(t *testing.T) { conservationRun(t, seed) })
@@ -40,10 +43,22 @@ func conservationRun(t *testing.T, seed uint64) {
 		trs[i] = e.trader(byte(i+1), fmt.Sprint(1000+rng.IntN(9000)))
 	}
 	dest := newKey(t, 99)
+	e.adminPost("/admin/perps/index", `{"instrument_id":1,"price":"1000"}`) // trades around it: a premium
+	submit := func(k string) {
+		if _, err := e.srv.submit(&perps.Command{Kind: k}); err != nil {
+			t.Fatal(err)
+		}
+	}
 	var wids []uint64
 	for step := 0; step < 160; step++ {
 		e.advance(time.Duration(rng.IntN(3000)) * time.Millisecond)
 		a, b := trs[rng.IntN(n)], trs[rng.IntN(n)]
+		if rng.IntN(6) == 0 { // funding, as the service's driver submits it
+			submit(perps.KFundingSample)
+			if rng.IntN(3) == 0 {
+				submit(perps.KFunding)
+			}
+		}
 		switch r := rng.IntN(10); {
 		case r < 4 && a != b: // a trade at a random price
 			p := fmt.Sprintf("%d.%d", 900+rng.IntN(200), rng.IntN(10))
@@ -68,7 +83,7 @@ func conservationRun(t *testing.T, seed uint64) {
 			}
 		}
 	}
-	var value, deposits, withdrawn, fees int64
+	var value, deposits, withdrawn, fees, funding, charges int64
 	statuses := map[string]int{}
 	for _, tr := range trs {
 		var p struct {
@@ -98,19 +113,28 @@ func conservationRun(t *testing.T, seed uint64) {
 		if code, b := tr.read("/v1/account/fills", &fills); code != 200 {
 			t.Fatalf("fills: %d %s", code, b)
 		}
-		if more || more2 || fills.More {
+		var fp fundingPage
+		if code, b := tr.read("/v1/account/funding", &fp); code != 200 {
+			t.Fatalf("funding: %d %s", code, b)
+		}
+		for _, f := range fp.Data {
+			funding += micro(t, f.Funding)
+			charges++
+		}
+		if more || more2 || fills.More || fp.More {
 			t.Fatal("more than one page: lower the step count")
 		}
 		for _, f := range fills.Data {
 			fees += micro(t, f.Fee)
 		}
 	}
-	if value != deposits-withdrawn-fees {
-		t.Fatalf("Σ account value %d ≠ deposits %d − withdrawals %d − fees %d (= %d)", value, deposits, withdrawn, fees,
-			deposits-withdrawn-fees)
+	if value != deposits-withdrawn-fees+funding {
+		t.Fatalf("Σ account value %d ≠ deposits %d − withdrawals %d − fees %d + funding %d (= %d)", value, deposits, withdrawn, fees,
+			funding, deposits-withdrawn-fees+funding)
 	}
-	if fees == 0 || withdrawn == 0 || len(statuses) < 3 {
-		t.Fatalf("the mix did not exercise everything: fees %d withdrawn %d statuses %v", fees, withdrawn, statuses)
+	if fees == 0 || withdrawn == 0 || len(statuses) < 3 || charges == 0 {
+		t.Fatalf("the mix did not exercise everything: fees %d withdrawn %d statuses %v funding charges %d", fees, withdrawn, statuses, charges)
 	}
-	t.Logf("value %d = deposits %d − withdrawn %d − fees %d; withdrawal statuses %v", value, deposits, withdrawn, fees, statuses)
+	t.Logf("value %d = deposits %d − withdrawn %d − fees %d + funding %d (%d charges); withdrawal statuses %v", value, deposits,
+		withdrawn, fees, funding, charges, statuses)
 }

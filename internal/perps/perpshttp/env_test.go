@@ -88,7 +88,8 @@ func (e *env) do(method, url string, body []byte, hdr map[string]string, out any
 	}
 	defer res.Body.Close()
 	b, _ := io.ReadAll(res.Body)
-	if strings.Contains(string(b), "null") {
+	// The one null the contract gives: an invite's cooldown_ms under a lifetime cap.
+	if strings.Contains(strings.ReplaceAll(string(b), `"cooldown_ms":null`, ""), "null") {
 		e.t.Errorf("%s %s: null in response %s", method, url, b)
 	}
 	if out != nil && res.StatusCode < 300 {

@@ -251,7 +251,12 @@ func (s *Server) registered(w http.ResponseWriter, r *http.Request) {
 	if !ok {
 		return
 	}
-	viewJSON(s, w, func(m *perps.Machine) map[string]bool { return map[string]bool{"registered": m.Registered(a)} })
+	ok, err := s.svc.Registered(a)
+	if err != nil {
+		s.engineErr(w, err, false)
+		return
+	}
+	writeJSON(w, 200, map[string]bool{"registered": ok})
 }
 
 func (s *Server) statistics(w http.ResponseWriter, r *http.Request) {

@@ -56,6 +56,7 @@ func TestOfficialNPMClientSession(t *testing.T) {
 	}()
 	e.instrument()
 	e.adminPost("/admin/perps/deposits", `{"address":"0x90F79bf6EB2c4f870365E785982E1f101E93b906","amount":"100000"}`)
+	e.trader(9, "100000").placeOK(ord{iid: 1, buy: false, p: "150", qty: "1"}) // the session's IOC fills against it
 
 	npmtest.MustRun(t, node, dir, []string{"PMX_CLOB_URL=" + clobSrv.URL, "PMX_PERPS_URL=" + e.api.URL,
 		"PMX_PERPS_WS=ws" + strings.TrimPrefix(e.api.URL, "http") + "/v1/ws"},

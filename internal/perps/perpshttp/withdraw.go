@@ -16,6 +16,8 @@ func (s *Server) moneyRoutes(mux *http.ServeMux) {
 	s.privRoute(mux, "GET /v1/account/withdrawals", 10, s.withdrawals)
 	s.privRoute(mux, "GET /v1/account/internal-transfers", 10, s.transfers)
 	s.privRoute(mux, "GET /v1/account/deposits", 10, s.deposits)
+	s.historyRoutes(mux)
+	s.referralRoutes(mux)
 	mux.HandleFunc("GET /v1/info/portfolio", func(w http.ResponseWriter, r *http.Request) {
 		if !s.chargeIP(w, r, 5, false) {
 			return

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"pmx/internal/amount"
 	"pmx/internal/perps/perpsauth/testsigner"
 	"pmx/internal/perps/perpsvc"
 )
@@ -157,7 +158,18 @@ func TestWithdrawBeyondWithdrawableIsInsufficientBalanceWithID(t *testing.T) {
 	if code, ans := a.post("/v1/account/withdraw", a.withdrawBody(60_000_000, newKey(t, 77))); code != 422 || ans.Error != "insufficient_balance" {
 		t.Fatalf("withdraw of margined collateral: %d %+v", code, ans)
 	}
-	if code, ans := a.post("/v1/account/withdraw", a.withdrawBody(50_000_000, newKey(t, 77))); code != 200 {
+	// The portfolio's withdrawable (risk.Withdrawable) is exactly what may go:
+	// a micro more is refused, that much is accepted.
+	var pf struct{ Withdrawable string }
+	a.read("/v1/account/portfolio", &pf)
+	free, err := amount.Parse(pf.Withdrawable)
+	if err != nil || free <= 1_000_000 || free > 50_000_000 {
+		t.Fatalf("withdrawable %q beside a 50 margin", pf.Withdrawable)
+	}
+	if code, ans := a.post("/v1/account/withdraw", a.withdrawBody(uint64(free)+1, newKey(t, 77))); code != 422 || ans.Error != "insufficient_balance" {
+		t.Fatalf("withdraw of a micro more than withdrawable: %d %+v", code, ans)
+	}
+	if code, ans := a.post("/v1/account/withdraw", a.withdrawBody(uint64(free), newKey(t, 77))); code != 200 {
 		t.Fatalf("withdraw of the free part: %d %+v", code, ans)
 	}
 	// Not above the fee.

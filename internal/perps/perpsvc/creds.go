@@ -95,7 +95,14 @@ func (s *Service) CreateProxy(req *perpsauth.Request) (string, error) {
 	secret, hash := perpsauth.NewProxySecret()
 	rk := cp.Replay.Bytes()
 	p := perps.Proxy{Addr: cp.Proxy.Hex(), Hash: hash, ExpiryMs: cp.ExpiryMs, Label: cp.Label}
-	ev, err := s.Submit(&perps.Command{Kind: perps.KCreateProxy, Account: cp.Owner.Hex(), Replay: rk[:], Proxy: &p})
+	// Label carries the optional invite code, bound if this creates the
+	// account (a code longer than any code is not journaled).
+	code := cp.Code
+	if len(code) > 64 {
+		code = ""
+	}
+	ev, err := s.Submit(&perps.Command{Kind: perps.KCreateProxy, Account: cp.Owner.Hex(), Replay: rk[:], Proxy: &p,
+		Label: code})
 	if err != nil {
 		s.ver.Replay().Remove(cp.Replay)
 		s.log.Error("perps createProxy", "err", err)

@@ -72,6 +72,7 @@ type Service struct {
 	acts  *Buckets
 	creds creds
 	hub   hub
+	reg   regCache // negative answers of Registered (registered.go)
 
 	stop    chan struct{}
 	fanDone chan struct{}
@@ -197,6 +198,9 @@ func (s *Service) Verifier() *perpsauth.Verifier { return s.ver }
 // Only operator paths and this package build commands.
 func (s *Service) Submit(c *perps.Command) (perps.Event, error) {
 	res, err := s.eng.Submit(s.now().UnixMilli(), c.Encode())
+	if registers(c.Kind) {
+		s.reg.bump() // also on an error: the command may have been applied
+	}
 	if err != nil {
 		return perps.Event{}, err
 	}
