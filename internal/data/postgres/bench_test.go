@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"pmx/internal/catalog/catalog"
+	"pmx/internal/catalog/cataloghttp"
 	"pmx/internal/catalog/catalogpg"
 	"pmx/internal/catalog/catalogsql"
 	"pmx/internal/data/dataapi"
@@ -55,7 +56,7 @@ func BenchmarkStores(b *testing.B) {
 	serveBoth := func(d store.Store, cat *catalogsql.Store, live catalog.LiveFields) (*httptest.Server, *httptest.Server) {
 		data := dataapi.New(dataapi.Options{Store: d, CursorKey: []byte("bench-cursor-key-0123456789"), Limits: &ratelimit.Config{},
 			Clock: ratelimit.NewManualClock(now)})
-		ds, cs := httptest.NewServer(data), httptest.NewServer(catalog.NewHandler(cat, catalog.Options{Live: live}))
+		ds, cs := httptest.NewServer(data), httptest.NewServer(cataloghttp.NewHandler(cat, cataloghttp.Options{Live: live}))
 		b.Cleanup(func() { ds.Close(); cs.Close() })
 		return ds, cs
 	}
