@@ -79,7 +79,6 @@ func layerOf(pkg string) (int, bool) {
 // removes it. An entry whose edge has gone is reported (remove it).
 var exceptions = map[string]string{
 	"clob/clobsvc -> ratelimit":   "the service clock (ratelimit.Clock, SystemClock) lives with the HTTP limiter until it moves to its own package",
-	"catalog/catalog -> net/http": "the catalog is domain and HTTP in one package until its split",
 	"httpjson -> net/http":        "names http.MaxBytesError's limit in its body-too-large message; serves nothing",
 }
 
