@@ -15,6 +15,7 @@ import (
 	"pmx/internal/admin"
 	"pmx/internal/catalog/cataloghttp"
 	"pmx/internal/catalog/catalogsql"
+	"pmx/internal/clock"
 	"pmx/internal/data/dataapi"
 	"pmx/internal/data/ingest"
 	"pmx/internal/data/sqlite"
@@ -49,7 +50,7 @@ func newVenue(t *testing.T) *venue {
 		Extra: map[string]http.Handler{"POST /admin/catalog": cataloghttp.ImportHandler(p)}}
 	v := &venue{
 		data: httptest.NewServer(dataapi.New(dataapi.Options{Store: db, CursorKey: []byte("venue-test-cursor-key-0123456789"),
-			Clock: ratelimit.NewManualClock(venueNow), Limits: &ratelimit.Config{}})),
+			Clock: clock.NewManual(venueNow), Limits: &ratelimit.Config{}})),
 		cat:   httptest.NewServer(cataloghttp.NewHandler(cs, cataloghttp.Options{Live: db})),
 		admin: httptest.NewServer(adm.Routes()),
 	}
