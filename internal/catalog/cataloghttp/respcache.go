@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"sync"
 
+	"pmx/internal/acceptencoding"
 	"pmx/internal/catalog/catalog"
 )
 
@@ -190,7 +191,7 @@ func (c *respCache) writeEntry(w http.ResponseWriter, r *http.Request, e *respEn
 	h := w.Header()
 	h["Content-Type"] = contentTypeJSON
 	h["Vary"] = varyAcceptEncoding
-	if ae := r.Header["Accept-Encoding"]; len(ae) > 0 && acceptsGzip(ae) {
+	if ae := r.Header["Accept-Encoding"]; len(ae) > 0 && acceptencoding.Gzip(ae) {
 		if gz, n := c.gzipped(e); gz != nil {
 			h["Content-Encoding"] = contentEncodingGzip
 			h["Content-Length"] = n

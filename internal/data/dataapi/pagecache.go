@@ -9,6 +9,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"pmx/internal/acceptencoding"
 	"pmx/internal/clock"
 )
 
@@ -124,7 +125,7 @@ func (c *pageCache) Wrap(next http.Handler) http.Handler {
 		w.Header().Set("Vary", "Accept-Encoding")
 		if el := c.get(gen, key); el != nil {
 			c.hits.Add(1)
-			if acceptsGzip(r.Header.Values("Accept-Encoding")) {
+			if acceptencoding.Gzip(r.Header.Values("Accept-Encoding")) {
 				if gz := c.gzipped(el); gz != nil {
 					w.Header().Set("Content-Encoding", "gzip")
 					writeBody(w, http.StatusOK, gz)
