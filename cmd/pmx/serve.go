@@ -17,6 +17,7 @@ import (
 
 	"pmx/internal/admin"
 	"pmx/internal/catalog/catalog"
+	"pmx/internal/catalog/cataloghttp"
 	"pmx/internal/catalog/catalogsql"
 	"pmx/internal/clob/clobhttp"
 	"pmx/internal/config"
@@ -74,7 +75,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		listeners = append(listeners,
 			&server.Listener{Name: "data", Addr: cfg.DataAddr, Handler: &dataG, ServesOK: true,
 				Wrap: dataapi.Trace, Refuse: dataapi.Refuse, Body: readOnlyBody},
-			&server.Listener{Name: "catalog", Addr: cfg.CatalogAddr, Handler: &catalogG, ServesOK: true, Refuse: catalog.Refuse, Body: readOnlyBody})
+			&server.Listener{Name: "catalog", Addr: cfg.CatalogAddr, Handler: &catalogG, ServesOK: true, Refuse: cataloghttp.Refuse, Body: readOnlyBody})
 	}
 	if serves(cfg.Role, "clob") { // not on a read node: the exchanges and their journals live on the writer
 		listeners = append(listeners,
@@ -130,8 +131,8 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	catalogAPI := catalog.NewHandler(stores.catalog, catalog.Options{Live: st, Log: log})
-	adminRoutes := map[string]http.Handler{"POST /admin/catalog": catalog.ImportHandler(stores.pipeline)}
+	catalogAPI := cataloghttp.NewHandler(stores.catalog, cataloghttp.Options{Live: st, Log: log})
+	adminRoutes := map[string]http.Handler{"POST /admin/catalog": cataloghttp.ImportHandler(stores.pipeline)}
 	if serves(cfg.Role, "clob") {
 		clobAPI, clobLimiter, clobSvc, err := newCLOB(ctx, dd, stores, cfg, log)
 		if err != nil {
@@ -329,5 +330,5 @@ var (
 		"POST /admin/catalog": {Max: catalog.MaxImportBytes, Timeout: 2 * time.Minute},
 	})
 	adminRefuse = server.RefuseByPrefix(server.JSONRefuse, map[string]server.Refuser{
-		"/admin/catalog": catalog.Refuse, "/admin/perps/": perpshttp.Refuse})
+		"/admin/catalog": cataloghttp.Refuse, "/admin/perps/": perpshttp.Refuse})
 )

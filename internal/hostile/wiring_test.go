@@ -14,6 +14,7 @@ import (
 
 	"pmx/internal/admin"
 	"pmx/internal/catalog/catalog"
+	"pmx/internal/catalog/cataloghttp"
 	"pmx/internal/catalog/catalogsql"
 	"pmx/internal/clob/clobhttp"
 	"pmx/internal/clob/clobsql"
@@ -111,7 +112,7 @@ func start(t testing.TB, o options) *pmx {
 	}
 
 	metrics := server.NewMetrics()
-	adminRoutes := map[string]http.Handler{"POST /admin/catalog": catalog.ImportHandler(cat)}
+	adminRoutes := map[string]http.Handler{"POST /admin/catalog": cataloghttp.ImportHandler(cat)}
 	for p, h := range perpsSrv.AdminRoutes() {
 		adminRoutes[p] = h
 	}
@@ -122,7 +123,7 @@ func start(t testing.TB, o options) *pmx {
 
 	dataOpts := dataapi.Options{Store: data, CursorKey: []byte("hostile-test-cursor-key"), Log: log}
 	catWrap := ratelimit.Middleware{L: catLimiter, Reject: func(w http.ResponseWriter, r *http.Request, _ time.Duration, _ string) {
-		catalog.Refuse(w, r, http.StatusTooManyRequests, "too many requests")
+		cataloghttp.Refuse(w, r, http.StatusTooManyRequests, "too many requests")
 	}}.Wrap
 	clobWrap := ratelimit.Middleware{L: clobLimiter, Reject: clobhttp.RateLimited}.Wrap
 	if o.noIPLimits {
@@ -135,12 +136,12 @@ func start(t testing.TB, o options) *pmx {
 	g := &server.Group{Log: log, Metrics: metrics, BodyReadsPerIP: o.bodyReadsPerIP, Listeners: []*server.Listener{
 		{Name: "data", Addr: "127.0.0.1:0", Handler: dataapi.New(dataOpts),
 			ServesOK: true, Wrap: dataapi.Trace, Refuse: dataapi.Refuse, Body: readOnly},
-		{Name: "catalog", Addr: "127.0.0.1:0", Handler: catalog.NewHandler(cat, catalog.Options{Live: data, Log: log}),
-			Refuse: catalog.Refuse, Body: readOnly, Wrap: catWrap},
+		{Name: "catalog", Addr: "127.0.0.1:0", Handler: cataloghttp.NewHandler(cat, cataloghttp.Options{Live: data, Log: log}),
+			Refuse: cataloghttp.Refuse, Body: readOnly, Wrap: catWrap},
 		{Name: "clob", Addr: "127.0.0.1:0", Handler: clobAPI, Refuse: clobhttp.Refuse, Wrap: clobWrap},
 		{Name: "perps", Addr: "127.0.0.1:0", Handler: perpsSrv.Handler(), ConnContext: perpshttp.ConnContext, Refuse: perpshttp.Refuse},
 		{Name: "admin", Addr: "127.0.0.1:0", Handler: adminMux,
-			Refuse: server.RefuseByPrefix(server.JSONRefuse, map[string]server.Refuser{"/admin/catalog": catalog.Refuse, "/admin/perps/": perpshttp.Refuse}),
+			Refuse: server.RefuseByPrefix(server.JSONRefuse, map[string]server.Refuser{"/admin/catalog": cataloghttp.Refuse, "/admin/perps/": perpshttp.Refuse}),
 			Body: server.BodyByRoute(server.DefaultBody, map[string]server.BodyLimit{
 				"POST /admin/ledger":  {Max: admin.MaxLedgerBody, Timeout: 10 * time.Minute},
 				"POST /admin/catalog": {Max: catalog.MaxImportBytes, Timeout: 2 * time.Minute},

@@ -5,6 +5,8 @@ import (
 	"net/http/httptest"
 	"strconv"
 	"testing"
+
+	"pmx/internal/clock"
 )
 
 // unbounded is DataDefaults with limits no benchmark reaches, so the
@@ -56,7 +58,7 @@ func BenchmarkMiddleware(b *testing.B) {
 // call searching for the earliest admissible bucket and being rejected.
 func BenchmarkAdmitThrottled(b *testing.B) {
 	// A frozen clock: the window never slides, so every call is rejected.
-	l, _ := New(DataDefaults(), NewManualClock(t0))
+	l, _ := New(DataDefaults(), clock.NewManual(t0))
 	scopes := []string{"general", "v2", "v2 trades"}
 	for i := 0; i < 400; i++ {
 		l.Admit("203.0.113.7", scopes)

@@ -11,6 +11,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"pmx/internal/clock"
 )
 
 // Decision is the outcome of one admission.
@@ -33,7 +35,7 @@ type Limiter struct {
 	maxWait time.Duration
 	maxIdle time.Duration // an entry untouched this long holds only expired counts
 	perSh   int           // max keys per shard
-	clock   Clock
+	clock   clock.Clock
 	epoch   time.Time
 	seed    maphash.Seed
 	ops     atomic.Uint64
@@ -72,10 +74,10 @@ type ring struct {
 	c    []int32
 }
 
-// New builds a limiter. The clock may be nil (SystemClock).
-func New(cfg Config, clock Clock) (*Limiter, error) {
-	if clock == nil {
-		clock = SystemClock{}
+// New builds a limiter. The clock may be nil (clock.System).
+func New(cfg Config, clk clock.Clock) (*Limiter, error) {
+	if clk == nil {
+		clk = clock.System{}
 	}
 	if cfg.MaxWait <= 0 {
 		cfg.MaxWait = defaultMaxWait
@@ -89,8 +91,8 @@ func New(cfg Config, clock Clock) (*Limiter, error) {
 	l := &Limiter{
 		byScope: map[string][]int{},
 		maxWait: cfg.MaxWait,
-		clock:   clock,
-		epoch:   clock.Now(),
+		clock:   clk,
+		epoch:   clk.Now(),
 		seed:    maphash.MakeSeed(),
 		perSh:   max(1, cfg.MaxKeys/shardCount),
 	}

@@ -5,13 +5,15 @@ import (
 	"slices"
 	"testing"
 	"time"
+
+	"pmx/internal/clock"
 )
 
 var t0 = time.Date(2026, 11, 21, 0, 0, 0, 0, time.UTC)
 
-func oneRule(t *testing.T, limit int, maxWait time.Duration) (*Limiter, *ManualClock) {
+func oneRule(t *testing.T, limit int, maxWait time.Duration) (*Limiter, *clock.Manual) {
 	t.Helper()
-	c := NewManualClock(t0)
+	c := clock.NewManual(t0)
 	l, err := New(Config{
 		Rules:   []Rule{{Scope: "s", Limit: limit, Window: 10 * time.Second, Match: prefix("/")}},
 		MaxWait: maxWait,
@@ -93,7 +95,7 @@ func TestKeysAreIndependent(t *testing.T) {
 }
 
 func TestMultipleScopesAllMustAdmit(t *testing.T) {
-	c := NewManualClock(t0)
+	c := clock.NewManual(t0)
 	l, err := New(Config{Rules: []Rule{
 		{Scope: "wide", Limit: 5, Window: 10 * time.Second},
 		{Scope: "narrow", Limit: 2, Window: 10 * time.Second},
@@ -130,7 +132,7 @@ func TestMultipleScopesAllMustAdmit(t *testing.T) {
 func TestNeverExceedsWindow(t *testing.T) {
 	const limit, window = 7, 10 * time.Second
 	r := rand.New(rand.NewPCG(1, 2))
-	c := NewManualClock(t0)
+	c := clock.NewManual(t0)
 	l, err := New(Config{Rules: []Rule{{Scope: "s", Limit: limit, Window: window}}, MaxWait: 3 * time.Second}, c)
 	if err != nil {
 		t.Fatal(err)
@@ -168,7 +170,7 @@ func TestNeverExceedsWindow(t *testing.T) {
 }
 
 func TestMemoryBounded(t *testing.T) {
-	c := NewManualClock(t0)
+	c := clock.NewManual(t0)
 	l, err := New(Config{Rules: []Rule{{Scope: "s", Limit: 10, Window: 10 * time.Second}}, MaxKeys: 128}, c)
 	if err != nil {
 		t.Fatal(err)

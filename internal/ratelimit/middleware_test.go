@@ -8,10 +8,12 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"pmx/internal/clock"
 )
 
 func TestMiddlewareDelaysThenRejects(t *testing.T) {
-	c := NewManualClock(t0)
+	c := clock.NewManual(t0)
 	l, err := New(Config{
 		Rules:   []Rule{{Scope: "v2", Limit: 2, Window: 10 * time.Second, Match: prefix("/v2/")}},
 		MaxWait: 5 * time.Second,

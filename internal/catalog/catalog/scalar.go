@@ -180,3 +180,11 @@ func DecodeStringList(s *string) ([]string, error) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+// text is a nullable wire string's text, "" when absent.
+func text[T ~string](s *T) string {
+	if s == nil {
+		return ""
+	}
+	return string(*s)
+}

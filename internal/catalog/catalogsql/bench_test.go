@@ -18,6 +18,7 @@ import (
 
 	"pmx/internal/amount"
 	"pmx/internal/catalog/catalog"
+	"pmx/internal/catalog/cataloghttp"
 	"pmx/internal/catalog/catalogsql"
 	"pmx/internal/data/ledger"
 )
@@ -66,13 +67,13 @@ var benchPaths = []string{
 // the whole-response cache is off and every request renders.
 func BenchmarkListings(b *testing.B) {
 	st, live := benchWorld(b)
-	benchListings(b, catalog.NewHandler(st, catalog.Options{Live: live}))
+	benchListings(b, cataloghttp.NewHandler(st, cataloghttp.Options{Live: live}))
 }
 
 // BenchmarkListingsCached measures the whole-response cache's hit path.
 func BenchmarkListingsCached(b *testing.B) {
 	st, live := benchWorld(b)
-	benchListings(b, catalog.NewHandler(st, catalog.Options{Live: frozenLive{live}}))
+	benchListings(b, cataloghttp.NewHandler(st, cataloghttp.Options{Live: frozenLive{live}}))
 }
 
 // frozenLive is StaticLive that promises never to change.
@@ -92,7 +93,7 @@ var livePaths = []string{
 // figures; every request renders (no whole-response cache).
 func BenchmarkLiveListings(b *testing.B) {
 	st, live := benchWorld(b)
-	benchPathsOn(b, catalog.NewHandler(st, catalog.Options{Live: live}), livePaths)
+	benchPathsOn(b, cataloghttp.NewHandler(st, cataloghttp.Options{Live: live}), livePaths)
 }
 
 // BenchmarkListingsLiveMoving measures the render-cache miss path: every
@@ -100,7 +101,7 @@ func BenchmarkLiveListings(b *testing.B) {
 // so every event and market renders afresh.
 func BenchmarkListingsLiveMoving(b *testing.B) {
 	st, live := benchWorld(b)
-	benchPathsOn(b, catalog.NewHandler(st, catalog.Options{Live: &movingLive{base: live}}), benchPaths[:4])
+	benchPathsOn(b, cataloghttp.NewHandler(st, cataloghttp.Options{Live: &movingLive{base: live}}), benchPaths[:4])
 }
 
 // movingLive is StaticLive with every volume one micro-USDC higher on each
@@ -152,7 +153,7 @@ func TestListingLatency(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := &http.Server{Handler: catalog.NewHandler(st, catalog.Options{Live: live})}
+	srv := &http.Server{Handler: cataloghttp.NewHandler(st, cataloghttp.Options{Live: live})}
 	go srv.Serve(ln)
 	defer srv.Shutdown(context.Background())
 	base := "http://" + ln.Addr().String()

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"pmx/internal/catalog/catalog"
+	"pmx/internal/catalog/cataloghttp"
 	"pmx/internal/catalog/catalogsql"
 	"pmx/internal/data/ledger"
 
@@ -83,8 +84,8 @@ func newEnv(t testing.TB) *env {
 	}
 	live := &mutableLive{m: catalog.StaticLive{}}
 	mux := http.NewServeMux()
-	mux.Handle("/", catalog.NewHandler(st, catalog.Options{Live: live}))
-	mux.Handle("/admin/catalog", catalog.ImportHandler(st))
+	mux.Handle("/", cataloghttp.NewHandler(st, cataloghttp.Options{Live: live}))
+	mux.Handle("/admin/catalog", cataloghttp.ImportHandler(st))
 	srv := httptest.NewServer(mux)
 	t.Cleanup(srv.Close)
 	e := &env{srv: srv, store: st, db: db, live: live}

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"pmx/internal/catalog/catalog"
+	"pmx/internal/catalog/cataloghttp"
 	"pmx/internal/npmtest"
 )
 
@@ -23,7 +23,7 @@ func TestOfficialNPMClient(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := &http.Server{Handler: catalog.NewHandler(e.store, catalog.Options{Live: e.live}), ReadHeaderTimeout: 5 * time.Second}
+	srv := &http.Server{Handler: cataloghttp.NewHandler(e.store, cataloghttp.Options{Live: e.live}), ReadHeaderTimeout: 5 * time.Second}
 	go srv.Serve(ln)
 	t.Cleanup(func() { srv.Shutdown(context.Background()) })
 

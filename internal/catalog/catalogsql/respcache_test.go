@@ -10,6 +10,7 @@ import (
 
 	"pmx/internal/amount"
 	"pmx/internal/catalog/catalog"
+	"pmx/internal/catalog/cataloghttp"
 	"pmx/internal/data/ledger"
 )
 
@@ -51,8 +52,8 @@ func snapshot(t *testing.T, h http.Handler) map[string]string {
 // market lines and live-figure changes (as after a trade).
 func TestResponseCacheMatchesUncached(t *testing.T) {
 	e := newEnv(t)
-	cached := catalog.NewHandler(e.store, catalog.Options{Live: e.live})
-	plain := catalog.NewHandler(e.store, catalog.Options{Live: e.live, ResponseCacheBytes: -1})
+	cached := cataloghttp.NewHandler(e.store, cataloghttp.Options{Live: e.live})
+	plain := cataloghttp.NewHandler(e.store, cataloghttp.Options{Live: e.live, ResponseCacheBytes: -1})
 	mic := func(s string) *amount.Micro { v := amount.MustParse(s); return &v }
 	steps := []struct {
 		name string
@@ -106,7 +107,7 @@ func TestResponseCacheMatchesUncached(t *testing.T) {
 // empty body for a later GET.
 func TestResponseCacheHeadAndGet(t *testing.T) {
 	e := newEnv(t)
-	h := catalog.NewHandler(e.store, catalog.Options{Live: e.live})
+	h := cataloghttp.NewHandler(e.store, cataloghttp.Options{Live: e.live})
 	w := httptest.NewRecorder()
 	h.ServeHTTP(w, httptest.NewRequest(http.MethodHead, "/markets/42", nil))
 	w2 := httptest.NewRecorder()
@@ -131,7 +132,7 @@ func firstDiff(a, b string) string {
 // answer must be a whole 200 body.
 func TestResponseCacheConcurrent(t *testing.T) {
 	e := newEnv(t)
-	h := catalog.NewHandler(e.store, catalog.Options{Live: e.live})
+	h := cataloghttp.NewHandler(e.store, cataloghttp.Options{Live: e.live})
 	done := make(chan struct{})
 	go func() {
 		defer close(done)

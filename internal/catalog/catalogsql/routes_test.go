@@ -10,6 +10,7 @@ import (
 
 	"pmx/internal/amount"
 	"pmx/internal/catalog/catalog"
+	"pmx/internal/catalog/cataloghttp"
 	"pmx/internal/catalog/catalogsql"
 )
 
@@ -393,7 +394,7 @@ func TestRateLimitHookScopes(t *testing.T) {
 		t.Fatal(err)
 	}
 	var seen []string
-	h := catalog.NewHandler(st, catalog.Options{Limit: func(scopes []string, next http.Handler) http.Handler {
+	h := cataloghttp.NewHandler(st, cataloghttp.Options{Limit: func(scopes []string, next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			seen = append(seen, r.URL.Path+"="+strings.Join(scopes, "+"))
 			next.ServeHTTP(w, r)

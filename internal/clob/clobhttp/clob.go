@@ -13,10 +13,10 @@ import (
 	"pmx/internal/clob/clob"
 	"pmx/internal/clob/clobauth"
 	"pmx/internal/clob/clobsvc"
-	"pmx/internal/ratelimit"
+	"pmx/internal/clock"
 )
 
-// Clock is the time source (ratelimit.SystemClock satisfies it).
+// Clock is the time source (clock.System satisfies it).
 type Clock interface{ Now() time.Time }
 
 // Options configure the handler. Store and MasterKey are required.
@@ -75,7 +75,7 @@ func New(opt Options) (*Handler, error) {
 		h.log = slog.New(slog.DiscardHandler)
 	}
 	if h.clock == nil {
-		h.clock = ratelimit.SystemClock{}
+		h.clock = clock.System{}
 	}
 	h.routes()
 	return h, nil

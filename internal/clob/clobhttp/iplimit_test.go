@@ -7,6 +7,7 @@ import (
 
 	"pmx/internal/clob/clob"
 	"pmx/internal/clob/clobhttp"
+	"pmx/internal/clock"
 	"pmx/internal/ratelimit"
 )
 
@@ -18,7 +19,7 @@ func TestIPLimitTradingBurst(t *testing.T) {
 	clk := &fixedClock{t: time.Unix(now0, 0)}
 	x := newExchange(t, "", clk, "off")
 	a := x.trader(t, priv0)
-	mclk := ratelimit.NewManualClock(time.Unix(now0, 0))
+	mclk := clock.NewManual(time.Unix(now0, 0))
 	cfg := ratelimit.CLOBDefaults()
 	cfg.MaxWait = time.Millisecond // refuse rather than delay, so no test waits
 	lim, err := ratelimit.New(cfg, mclk)

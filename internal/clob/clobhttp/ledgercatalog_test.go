@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"pmx/internal/catalog/catalog"
+	"pmx/internal/catalog/cataloghttp"
 	"pmx/internal/catalog/catalogsql"
 	"pmx/internal/clob/clobsvc"
 	"pmx/internal/data/ingest"
@@ -45,7 +45,7 @@ func TestCLOBTradesMoveTheCatalog(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := &ingest.Pipeline{Data: db, Catalog: cs}
-	imp := httptest.NewServer(catalog.ImportHandler(p))
+	imp := httptest.NewServer(cataloghttp.ImportHandler(p))
 	t.Cleanup(imp.Close)
 	resp, err := http.Post(imp.URL, "application/json", strings.NewReader(catalogA))
 	if err != nil {
@@ -55,7 +55,7 @@ func TestCLOBTradesMoveTheCatalog(t *testing.T) {
 	if resp.StatusCode != 200 {
 		t.Fatalf("catalog import: %d", resp.StatusCode)
 	}
-	cat := httptest.NewServer(catalog.NewHandler(cs, catalog.Options{Live: db, ResponseCacheBytes: -1}))
+	cat := httptest.NewServer(cataloghttp.NewHandler(cs, cataloghttp.Options{Live: db, ResponseCacheBytes: -1}))
 	t.Cleanup(cat.Close)
 
 	x := newExchangeGated(t, "", &fixedClock{t: time.Unix(now0, 0)}, "enforce", nil, func(o *clobsvc.Options) {

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"pmx/internal/clob/clobsvc"
+	"pmx/internal/clock"
 	"pmx/internal/data/dataapi"
 	"pmx/internal/data/ingest"
 	"pmx/internal/data/ledger"
@@ -60,7 +61,7 @@ func openVenue(t *testing.T, dir string, db *sqlite.DB, feed bool) *venueEnv {
 		}
 	})
 	data := httptest.NewServer(dataapi.New(dataapi.Options{Store: db, CursorKey: []byte("venue-test-cursor-key-0123456789"),
-		Clock: ratelimit.NewManualClock(time.Unix(now0+60, 0)), Limits: &ratelimit.Config{}}))
+		Clock: clock.NewManual(time.Unix(now0+60, 0)), Limits: &ratelimit.Config{}}))
 	t.Cleanup(data.Close)
 	return &venueEnv{xenv: x, data: data}
 }

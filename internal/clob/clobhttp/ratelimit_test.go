@@ -7,6 +7,7 @@ import (
 
 	"pmx/internal/clob/clob"
 	"pmx/internal/clob/clobhttp"
+	"pmx/internal/clock"
 	"pmx/internal/ratelimit"
 )
 
@@ -15,7 +16,7 @@ import (
 // (100 per 10 s) is spent; other routes still pass.
 func TestRateLimitedThroughListener(t *testing.T) {
 	e := newEnv(t)
-	clk := ratelimit.NewManualClock(time.Unix(now0, 0))
+	clk := clock.NewManual(time.Unix(now0, 0))
 	cfg := ratelimit.CLOBDefaults()
 	cfg.MaxWait = time.Millisecond // reject rather than delay, so no test waits
 	lim, err := ratelimit.New(cfg, clk)

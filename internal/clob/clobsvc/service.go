@@ -15,8 +15,8 @@ import (
 
 	"pmx/internal/clob/clob"
 	"pmx/internal/clob/clobengine"
+	"pmx/internal/clock"
 	"pmx/internal/exchange/engine"
-	"pmx/internal/ratelimit"
 	"pmx/internal/tokenbucket"
 )
 
@@ -119,7 +119,7 @@ func Open(opt Options) *Service {
 	s := &Service{opt: opt, clock: opt.Clock, log: opt.Log, Domains: clob.NewDomains(opt.ChainID),
 		ready: make(chan struct{}), buckets: tokenbucket.NewBuckets(0), hb: map[string]time.Time{}, stop: make(chan struct{})}
 	if s.clock == nil {
-		s.clock = ratelimit.SystemClock{}
+		s.clock = clock.System{}
 	}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)

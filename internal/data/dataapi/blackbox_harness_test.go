@@ -2,7 +2,7 @@ package dataapi_test
 
 // The black-box harness: a real SQLite store in t.TempDir(), data entering
 // only as NDJSON ledger text (ledger.ParseAll + Store.Apply), a real HTTP
-// server over dataapi.New with an injected ManualClock for "now", and plain
+// server over dataapi.New with an injected clock.Manual for "now", and plain
 // net/http requests. Helpers named MustXxx fail the test on any surprise.
 
 import (
@@ -20,6 +20,7 @@ import (
 	"testing"
 	"time"
 
+	"pmx/internal/clock"
 	"pmx/internal/data/dataapi"
 	"pmx/internal/data/ledger"
 	"pmx/internal/data/sqlite"
@@ -84,7 +85,7 @@ func expand(s string) string {
 type World struct {
 	t     testing.TB
 	DB    *sqlite.DB
-	Clock *ratelimit.ManualClock
+	Clock *clock.Manual
 	Srv   *httptest.Server
 	Svc   *dataapi.Service
 }
@@ -108,7 +109,7 @@ func MustWorld(t testing.TB, tune ...func(*dataapi.Options)) *World {
 	if err != nil {
 		t.Fatal(err)
 	}
-	clock := ratelimit.NewManualClock(Now)
+	clock := clock.NewManual(Now)
 	o := dataapi.Options{Store: db, CursorKey: []byte("blackbox-cursor-secret-0123456789"), Clock: clock, Limits: generous()}
 	for _, f := range tune {
 		f(&o)

@@ -14,11 +14,11 @@ import (
 	"testing"
 	"time"
 
+	"pmx/internal/clock"
 	"pmx/internal/data/dataapi"
 	"pmx/internal/data/ledger"
 	"pmx/internal/data/sqlite"
 	"pmx/internal/demo"
-	"pmx/internal/ratelimit"
 )
 
 // demoNow ends the benchmark's demo world; boards are read one second
@@ -47,7 +47,7 @@ func demoServer(tb testing.TB) (*httptest.Server, *sqlite.DB) {
 		tb.Fatal(err)
 	}
 	tb.Logf("demo world scale %v: %d events applied in %v", demoScale(), len(evs), time.Since(t0).Round(time.Millisecond))
-	clock := ratelimit.NewManualClock(demoNow.Add(-time.Second))
+	clock := clock.NewManual(demoNow.Add(-time.Second))
 	svc := dataapi.New(dataapi.Options{Store: db, CursorKey: []byte("boards-bench-cursor-secret-0123456"), Clock: clock,
 		Limits: generous(), DBSlots: 64})
 	srv := httptest.NewServer(svc)

@@ -7,10 +7,10 @@ import (
 	"testing"
 	"time"
 
+	"pmx/internal/clock"
 	"pmx/internal/data/dataapi"
 	"pmx/internal/data/ledger"
 	"pmx/internal/data/sqlite"
-	"pmx/internal/ratelimit"
 
 	"context"
 	"strings"
@@ -39,7 +39,7 @@ func FuzzBoardsQuery(f *testing.F) {
 		f.Fatal(err)
 	}
 	svc := dataapi.New(dataapi.Options{Store: db, CursorKey: []byte("fuzz-cursor-secret-0123456789abcdef"),
-		Clock: ratelimit.NewManualClock(Now), Limits: generous()})
+		Clock: clock.NewManual(Now), Limits: generous()})
 	routes := []string{"/v2/leaderboard", "/v2/biggest-winners", "/v2/builders/leaderboard", "/v2/builders/volume"}
 	f.Fuzz(func(t *testing.T, raw string) {
 		for _, route := range routes {

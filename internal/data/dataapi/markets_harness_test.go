@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"pmx/internal/amount"
+	"pmx/internal/clock"
 	"pmx/internal/data/dataapi"
 	"pmx/internal/data/ledger"
 	"pmx/internal/data/sqlite"
@@ -51,7 +52,7 @@ func newMHarness(t testing.TB, evs []ledger.Event) *mHarness {
 		limits.Rules[i].Limit = 1 << 30
 	}
 	svc := dataapi.New(dataapi.Options{Store: db, CursorKey: []byte("markets-test-cursor-key-0123456789"),
-		Clock: ratelimit.NewManualClock(time.Unix(mNow, 0)), Limits: &limits, HeavySlots: 64})
+		Clock: clock.NewManual(time.Unix(mNow, 0)), Limits: &limits, HeavySlots: 64})
 	srv := httptest.NewServer(svc)
 	t.Cleanup(srv.Close)
 	return &mHarness{t: t, db: db, srv: srv}

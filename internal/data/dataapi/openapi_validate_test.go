@@ -21,6 +21,7 @@ import (
 	"github.com/getkin/kin-openapi/openapi3filter"
 	"github.com/getkin/kin-openapi/routers"
 
+	"pmx/internal/clock"
 	"pmx/internal/data/dataapi"
 	"pmx/internal/data/ledger"
 	"pmx/internal/data/sqlite"
@@ -90,7 +91,7 @@ func oaStart(t *testing.T) oaServers {
 	lim := ratelimit.Config{MaxWait: time.Millisecond, Rules: []ratelimit.Rule{{Scope: "t", Limit: 1, Window: time.Hour,
 		Match: ratelimit.Match{Paths: []string{"/v2/user-stats"}}}}}
 	bad := dataapi.New(dataapi.Options{Store: oaStore{db}, CursorKey: key, Limits: &lim,
-		Clock: ratelimit.NewManualClock(time.Date(2026, 9, 20, 0, 0, 0, 0, time.UTC))})
+		Clock: clock.NewManual(time.Date(2026, 9, 20, 0, 0, 0, 0, time.UTC))})
 	s := oaServers{good: httptest.NewServer(good), bad: httptest.NewServer(bad), served: good.Routes()}
 	t.Cleanup(func() { s.good.Close(); s.bad.Close(); db.Close() })
 	return s

@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"pmx/internal/clock"
 	"pmx/internal/ratelimit"
 )
 
@@ -27,7 +28,7 @@ type Gate struct {
 	wait     time.Duration
 	maxQueue int64
 	queued   atomic.Int64
-	clock    ratelimit.Clock
+	clock    clock.Clock
 	reject   func() error
 }
 
@@ -36,7 +37,7 @@ type GateConfig struct {
 	Slots    int
 	MaxQueue int
 	Wait     time.Duration
-	Clock    ratelimit.Clock // nil: system clock
+	Clock    clock.Clock // nil: system clock
 }
 
 func newGate(c GateConfig, reject func() error) *Gate {
@@ -47,7 +48,7 @@ func newGate(c GateConfig, reject func() error) *Gate {
 		c.MaxQueue = 4 * c.Slots
 	}
 	if c.Clock == nil {
-		c.Clock = ratelimit.SystemClock{}
+		c.Clock = clock.System{}
 	}
 	return &Gate{sem: make(chan struct{}, c.Slots), wait: c.Wait, maxQueue: int64(c.MaxQueue), clock: c.Clock, reject: reject}
 }
@@ -113,11 +114,11 @@ var errDeadline = fmt.Errorf("request deadline: %w", context.DeadlineExceeded)
 // DeadlineExceeded cause) when that clock reaches the deadline. A handler
 // that returns the resulting error through HandlerFunc answers 503
 // request_timeout with Retry-After.
-func Deadline(d time.Duration, clock ratelimit.Clock) func(http.Handler) http.Handler {
-	if clock == nil {
-		clock = ratelimit.SystemClock{}
+func Deadline(d time.Duration, clk clock.Clock) func(http.Handler) http.Handler {
+	if clk == nil {
+		clk = clock.System{}
 	}
-	_, system := clock.(ratelimit.SystemClock)
+	_, system := clk.(clock.System)
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			var ctx context.Context
@@ -127,7 +128,7 @@ func Deadline(d time.Duration, clock ratelimit.Clock) func(http.Handler) http.Ha
 				ctx = c
 			} else {
 				c, cancel := context.WithCancelCause(r.Context())
-				t := clock.AfterFunc(d, func() { cancel(errDeadline) })
+				t := clk.AfterFunc(d, func() { cancel(errDeadline) })
 				defer func() { t.Stop(); cancel(context.Canceled) }()
 				ctx = c
 			}

@@ -8,13 +8,14 @@ import (
 	"testing"
 	"time"
 
+	"pmx/internal/clock"
 	"pmx/internal/ratelimit"
 )
 
 var t0 = time.Date(2026, 11, 21, 0, 0, 0, 0, time.UTC)
 
 func TestHeavyQueue(t *testing.T) {
-	clk := ratelimit.NewManualClock(t0)
+	clk := clock.NewManual(t0)
 	g := NewHeavyQueue(GateConfig{Slots: 1, MaxQueue: 1, Wait: 2 * time.Second, Clock: clk}, 3*time.Second)
 	rel1, err := g.Acquire(context.Background())
 	if err != nil {
@@ -58,7 +59,7 @@ func TestHeavyQueue(t *testing.T) {
 }
 
 func TestDBGateIsTimeoutNot429(t *testing.T) {
-	clk := ratelimit.NewManualClock(t0)
+	clk := clock.NewManual(t0)
 	g := NewDBGate(GateConfig{Slots: 1, Wait: time.Second, Clock: clk})
 	rel, _ := g.Acquire(context.Background())
 	defer rel()
@@ -81,7 +82,7 @@ func TestDBGateIsTimeoutNot429(t *testing.T) {
 }
 
 func TestGateWrap(t *testing.T) {
-	clk := ratelimit.NewManualClock(t0)
+	clk := clock.NewManual(t0)
 	g := NewHeavyQueue(GateConfig{Slots: 1, Wait: 0, Clock: clk}, time.Second)
 	rel, _ := g.Acquire(context.Background())
 	rec := httptest.NewRecorder()
@@ -98,7 +99,7 @@ func TestGateWrap(t *testing.T) {
 }
 
 func TestDeadlineInjectedClock(t *testing.T) {
-	clk := ratelimit.NewManualClock(t0)
+	clk := clock.NewManual(t0)
 	started := make(chan struct{})
 	h := Deadline(5*time.Second, clk)(HandlerFunc(func(w http.ResponseWriter, r *http.Request) error {
 		close(started)
@@ -129,7 +130,7 @@ func TestDeadlineSystemClock(t *testing.T) {
 }
 
 func TestClientLimit(t *testing.T) {
-	clk := ratelimit.NewManualClock(t0)
+	clk := clock.NewManual(t0)
 	l, err := ratelimit.New(ratelimit.Config{
 		Rules:   []ratelimit.Rule{{Scope: "v2", Limit: 1, Window: 10 * time.Second, Match: ratelimit.Match{Prefixes: []string{"/v2/"}}}},
 		MaxWait: time.Second,

@@ -9,7 +9,8 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
-	"pmx/internal/ratelimit"
+	"pmx/internal/acceptencoding"
+	"pmx/internal/clock"
 )
 
 // Generational is implemented by a store whose answers are a function of
@@ -69,7 +70,7 @@ type pageCache struct {
 	max       int64
 	gen       func() uint64
 	walletGen func(addr string) uint64 // nil: feeds use the store's generation
-	clock     ratelimit.Clock
+	clock     clock.Clock
 
 	mu    sync.Mutex
 	m     map[string]*list.Element
@@ -88,7 +89,7 @@ type pageEntry struct {
 	gz     []byte // pagegzip.go; nil until a gzip client asks, or when it does not shrink
 }
 
-func newPageCache(max int64, gen func() uint64, walletGen func(string) uint64, clock ratelimit.Clock) *pageCache {
+func newPageCache(max int64, gen func() uint64, walletGen func(string) uint64, clock clock.Clock) *pageCache {
 	return &pageCache{max: max, gen: gen, walletGen: walletGen, clock: clock, m: map[string]*list.Element{}}
 }
 
@@ -124,7 +125,7 @@ func (c *pageCache) Wrap(next http.Handler) http.Handler {
 		w.Header().Set("Vary", "Accept-Encoding")
 		if el := c.get(gen, key); el != nil {
 			c.hits.Add(1)
-			if acceptsGzip(r.Header.Values("Accept-Encoding")) {
+			if acceptencoding.Gzip(r.Header.Values("Accept-Encoding")) {
 				if gz := c.gzipped(el); gz != nil {
 					w.Header().Set("Content-Encoding", "gzip")
 					writeBody(w, http.StatusOK, gz)

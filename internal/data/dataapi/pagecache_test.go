@@ -20,6 +20,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"pmx/internal/amount"
+	"pmx/internal/clock"
 	"pmx/internal/data/dataapi"
 	"pmx/internal/data/ledger"
 	"pmx/internal/data/sqlite"
@@ -31,7 +32,7 @@ import (
 type cacheRig struct {
 	t               *testing.T
 	db              *sqlite.DB
-	clock           *ratelimit.ManualClock
+	clock           *clock.Manual
 	cached, uncache *httptest.Server
 	svc             *dataapi.Service
 	gen             *rigLedger
@@ -39,7 +40,7 @@ type cacheRig struct {
 
 func newCacheRig(t *testing.T, tune func(*dataapi.Options)) *cacheRig {
 	t.Helper()
-	clock := ratelimit.NewManualClock(Now)
+	clock := clock.NewManual(Now)
 	db, err := sqlite.Open(filepath.Join(t.TempDir(), "pmx.db"), sqlite.Options{Clock: clock.Now})
 	if err != nil {
 		t.Fatal(err)

@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"time"
 
+	"pmx/internal/clock"
 	"pmx/internal/data/store"
 	"pmx/internal/ratelimit"
 )
@@ -17,7 +18,7 @@ type Options struct {
 	CursorKey []byte
 	Log       *slog.Logger
 	// Clock drives "now" for windows and the deadline; nil = system clock.
-	Clock ratelimit.Clock
+	Clock clock.Clock
 	// RequestTimeout bounds each request (503 request_timeout). Default 10 s.
 	RequestTimeout time.Duration
 	// HeavySlots/HeavyWait size the heavy-query queue. Defaults: 2×CPU
@@ -46,7 +47,7 @@ type Options struct {
 type Service struct {
 	store   store.Store
 	cursors *Cursors
-	clock   ratelimit.Clock
+	clock   clock.Clock
 	mux     *Mux
 	handler http.Handler
 	pages   *pageCache // nil: off
@@ -56,7 +57,7 @@ type Service struct {
 // configuration, which are programming errors in the caller's wiring.
 func New(o Options) *Service {
 	if o.Clock == nil {
-		o.Clock = ratelimit.SystemClock{}
+		o.Clock = clock.System{}
 	}
 	if o.RequestTimeout == 0 {
 		o.RequestTimeout = 10 * time.Second

@@ -13,8 +13,9 @@ import (
 	"time"
 
 	"pmx/internal/admin"
-	"pmx/internal/catalog/catalog"
+	"pmx/internal/catalog/cataloghttp"
 	"pmx/internal/catalog/catalogsql"
+	"pmx/internal/clock"
 	"pmx/internal/data/dataapi"
 	"pmx/internal/data/ingest"
 	"pmx/internal/data/sqlite"
@@ -46,11 +47,11 @@ func newVenue(t *testing.T) *venue {
 	}
 	p := &ingest.Pipeline{Data: db, Catalog: cs}
 	adm := &admin.Handler{Ledger: p, Lookup: db.Outcomes,
-		Extra: map[string]http.Handler{"POST /admin/catalog": catalog.ImportHandler(p)}}
+		Extra: map[string]http.Handler{"POST /admin/catalog": cataloghttp.ImportHandler(p)}}
 	v := &venue{
 		data: httptest.NewServer(dataapi.New(dataapi.Options{Store: db, CursorKey: []byte("venue-test-cursor-key-0123456789"),
-			Clock: ratelimit.NewManualClock(venueNow), Limits: &ratelimit.Config{}})),
-		cat:   httptest.NewServer(catalog.NewHandler(cs, catalog.Options{Live: db})),
+			Clock: clock.NewManual(venueNow), Limits: &ratelimit.Config{}})),
+		cat:   httptest.NewServer(cataloghttp.NewHandler(cs, cataloghttp.Options{Live: db})),
 		admin: httptest.NewServer(adm.Routes()),
 	}
 	t.Cleanup(func() { v.data.Close(); v.cat.Close(); v.admin.Close(); pool.Close(); db.Close() })

@@ -17,8 +17,10 @@ import (
 	"time"
 
 	"pmx/internal/catalog/catalog"
+	"pmx/internal/catalog/cataloghttp"
 	"pmx/internal/catalog/catalogpg"
 	"pmx/internal/catalog/catalogsql"
+	"pmx/internal/clock"
 	"pmx/internal/data/dataapi"
 	"pmx/internal/data/ingest"
 	"pmx/internal/data/postgres"
@@ -46,7 +48,7 @@ func BenchmarkStores(b *testing.B) {
 		scale = v
 	}
 	evs := demoWorld(b, scale)
-	clock := func() time.Time { return now } // the demo world's "now"
+	demoNow := func() time.Time { return now } // the demo world's "now"
 	type deployment struct {
 		name          string
 		data, catalog []*httptest.Server
@@ -54,8 +56,8 @@ func BenchmarkStores(b *testing.B) {
 	var deps []deployment
 	serveBoth := func(d store.Store, cat *catalogsql.Store, live catalog.LiveFields) (*httptest.Server, *httptest.Server) {
 		data := dataapi.New(dataapi.Options{Store: d, CursorKey: []byte("bench-cursor-key-0123456789"), Limits: &ratelimit.Config{},
-			Clock: ratelimit.NewManualClock(now)})
-		ds, cs := httptest.NewServer(data), httptest.NewServer(catalog.NewHandler(cat, catalog.Options{Live: live}))
+			Clock: clock.NewManual(now)})
+		ds, cs := httptest.NewServer(data), httptest.NewServer(cataloghttp.NewHandler(cat, cataloghttp.Options{Live: live}))
 		b.Cleanup(func() { ds.Close(); cs.Close() })
 		return ds, cs
 	}
@@ -71,7 +73,7 @@ func BenchmarkStores(b *testing.B) {
 
 	// SQLite.
 	path := filepath.Join(b.TempDir(), "pmx.db")
-	lite, err := sqlite.Open(path, sqlite.Options{Clock: clock})
+	lite, err := sqlite.Open(path, sqlite.Options{Clock: demoNow})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -91,7 +93,7 @@ func BenchmarkStores(b *testing.B) {
 
 	// PostgreSQL: the writer serving, then two read nodes.
 	url := pgtest.DB(b)
-	pg, err := postgres.Open(context.Background(), url, postgres.Options{Options: sqlite.Options{Clock: clock}})
+	pg, err := postgres.Open(context.Background(), url, postgres.Options{Options: sqlite.Options{Clock: demoNow}})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -115,7 +117,7 @@ func BenchmarkStores(b *testing.B) {
 	deps = append(deps, deployment{"postgres", []*httptest.Server{d}, []*httptest.Server{c}})
 	var nd, nc []*httptest.Server
 	for range 2 {
-		node, err := postgres.Open(context.Background(), url, postgres.Options{Options: sqlite.Options{Clock: clock}, Follower: true})
+		node, err := postgres.Open(context.Background(), url, postgres.Options{Options: sqlite.Options{Clock: demoNow}, Follower: true})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"pmx/internal/clock"
 	"pmx/internal/data/dataapi"
 	"pmx/internal/data/ledger"
 	"pmx/internal/data/postgres"
@@ -55,7 +56,7 @@ func serve(t testing.TB, s store.Store) *httptest.Server {
 		limits.Rules[i].Limit = 1 << 30
 	}
 	srv := httptest.NewServer(dataapi.New(dataapi.Options{Store: s, CursorKey: []byte("differential-cursor-key-0123456789"),
-		Clock: ratelimit.NewManualClock(now), Limits: &limits, HeavySlots: 64}))
+		Clock: clock.NewManual(now), Limits: &limits, HeavySlots: 64}))
 	t.Cleanup(srv.Close)
 	return srv
 }

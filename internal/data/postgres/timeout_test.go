@@ -10,6 +10,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"pmx/internal/clock"
 	"pmx/internal/data/dataapi"
 	"pmx/internal/data/postgres"
 	"pmx/internal/data/sqlite"
@@ -83,7 +84,7 @@ func TestPoolAcquireBudget_Is503RequestTimeout(t *testing.T) {
 	if _, err := db.Apply(context.Background(), demoWorld(t, 0.001)[:200]); err != nil {
 		t.Fatal(err)
 	}
-	clock := ratelimit.NewManualClock(now)
+	clock := clock.NewManual(now)
 	srv := httptest.NewServer(dataapi.New(dataapi.Options{Store: db, CursorKey: []byte("differential-cursor-key-0123456789"),
 		Clock: clock, Limits: &ratelimit.Config{}, DBSlots: 1, DBWait: time.Second}))
 	t.Cleanup(srv.Close)

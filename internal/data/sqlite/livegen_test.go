@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"pmx/internal/catalog/catalog"
+	"pmx/internal/catalog/cataloghttp"
 	"pmx/internal/catalog/catalogsql"
 	"pmx/internal/data/ledger"
 	"pmx/internal/data/sqlite"
@@ -47,8 +47,8 @@ func TestCatalogResponseCacheFollowsLive(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	cached := catalog.NewHandler(cat, catalog.Options{Live: db})
-	plain := catalog.NewHandler(cat, catalog.Options{Live: db, ResponseCacheBytes: -1})
+	cached := cataloghttp.NewHandler(cat, cataloghttp.Options{Live: db})
+	plain := cataloghttp.NewHandler(cat, cataloghttp.Options{Live: db, ResponseCacheBytes: -1})
 	paths := []string{"/events/10", "/events?limit=20", "/events/keyset?limit=20", "/markets?limit=20",
 		"/markets/keyset?limit=20", "/markets?order=volume24hr&ascending=false"}
 	snap := func(h http.Handler) string {

@@ -1,9 +1,11 @@
-package catalog
+package cataloghttp
 
 import (
 	"errors"
 	"io"
 	"net/http"
+
+	"pmx/internal/catalog/catalog"
 )
 
 // ImportResult is the body of a successful POST /admin/catalog.
@@ -17,14 +19,14 @@ type ImportResult struct {
 // wire format (see ParseImport); they are upserted, so posting the same
 // document twice changes nothing. pmx serve passes the ingest pipeline, so
 // the imported markets also become markets of the venue (LedgerMarkets).
-func ImportHandler(store Importer) http.Handler {
+func ImportHandler(store catalog.Importer) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method != http.MethodPost {
 			w.Header().Set("Allow", "POST")
 			writeError(w, http.StatusMethodNotAllowed, "validation error", "use POST")
 			return
 		}
-		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, MaxImportBytes))
+		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, catalog.MaxImportBytes))
 		if err != nil {
 			var mb *http.MaxBytesError
 			if errors.As(err, &mb) {
@@ -34,17 +36,17 @@ func ImportHandler(store Importer) http.Handler {
 			writeError(w, http.StatusBadRequest, "validation error", "cannot read body")
 			return
 		}
-		evs, err := ParseImport(body)
+		evs, err := catalog.ParseImport(body)
 		if err != nil {
 			writeError(w, http.StatusBadRequest, "validation error", err.Error())
 			return
 		}
 		if err := store.ImportEvents(r.Context(), evs); err != nil {
-			if errors.Is(err, ErrConflict) {
+			if errors.Is(err, catalog.ErrConflict) {
 				writeError(w, http.StatusConflict, "conflict error", err.Error())
 				return
 			}
-			if errors.Is(err, ErrInvalid) {
+			if errors.Is(err, catalog.ErrInvalid) {
 				writeError(w, http.StatusBadRequest, "validation error", err.Error())
 				return
 			}

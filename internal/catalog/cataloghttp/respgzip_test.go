@@ -1,4 +1,4 @@
-package catalog
+package cataloghttp
 
 import (
 	"bytes"
@@ -10,46 +10,6 @@ import (
 	"strconv"
 	"testing"
 )
-
-func TestAcceptsGzip(t *testing.T) {
-	for _, tc := range []struct {
-		in   []string
-		want bool
-	}{
-		{[]string{"gzip"}, true},
-		{[]string{"gzip, deflate, br"}, true},
-		{[]string{"br", "GZIP;q=0.5"}, true},
-		{[]string{"x-gzip"}, true},
-		{[]string{"*"}, true},
-		{[]string{"identity"}, false},
-		{[]string{""}, false},
-		{[]string{"gzip;q=0"}, false},
-		{[]string{"gzip; q=0.000"}, false},
-		{[]string{"*, gzip;q=0"}, false},
-		{[]string{"*;q=0"}, false},
-		{[]string{"gzip;q=abc"}, false},
-		{[]string{"gzip;level=1"}, true},
-		{[]string{"gzipx"}, false},
-	} {
-		if got := acceptsGzip(tc.in); got != tc.want {
-			t.Errorf("acceptsGzip(%q) = %v, want %v", tc.in, got, tc.want)
-		}
-	}
-}
-
-// FuzzAcceptsGzip: never panics, and an explicit gzip;q=0 appended to any
-// header refuses gzip.
-func FuzzAcceptsGzip(f *testing.F) {
-	for _, s := range []string{"gzip", "*", "gzip;q=0.5, br", ";;,,", "gzip;q=", "x-gzip;q=1.0"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		acceptsGzip([]string{s})
-		if acceptsGzip([]string{s, "gzip;q=0"}) {
-			t.Fatalf("%q, gzip;q=0 accepted gzip", s)
-		}
-	})
-}
 
 // TestRespCacheServesGzip: a cache hit for a client that accepts gzip is
 // the same body compressed, with Content-Encoding, its own Content-Length

@@ -1,4 +1,4 @@
-package catalog
+package cataloghttp
 
 import (
 	"math/big"
@@ -6,13 +6,15 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"pmx/internal/catalog/catalog"
 )
 
 // pageParams reads limit/offset/order/ascending. For keyset routes offset is
 // refused (422, as production) and after_cursor is read instead; keyset
 // orders are stable keys only, since a live key moves under a walk.
-func pageParams(p *params, keyset bool, liveOK bool) (Page, liveQuery) {
-	var pg Page
+func pageParams(p *params, keyset bool, liveOK bool) (catalog.Page, liveQuery) {
+	var pg catalog.Page
 	var lq liveQuery
 	if keyset {
 		if p.q.Has("offset") {
@@ -34,7 +36,7 @@ func pageParams(p *params, keyset bool, liveOK bool) (Page, liveQuery) {
 	if a := p.boolean("ascending"); a != nil {
 		pg.Ascending = *a
 	}
-	pg.Order = OrderID
+	pg.Order = catalog.OrderID
 	if o := p.str("order"); o != "" {
 		// production accepts a comma list; the first key decides here.
 		first := p.list("order")[0]
@@ -48,7 +50,7 @@ func pageParams(p *params, keyset bool, liveOK bool) (Page, liveQuery) {
 	}
 	if keyset {
 		if c := p.str("after_cursor"); c != "" {
-			cur, err := DecodeCursor(c)
+			cur, err := catalog.DecodeCursor(c)
 			if err != nil {
 				p.fail(badParam("after_cursor: %v", err))
 			} else if cur.Order != pg.Order || cur.Ascending != pg.Ascending {
@@ -63,8 +65,8 @@ func pageParams(p *params, keyset bool, liveOK bool) (Page, liveQuery) {
 	return pg, lq
 }
 
-func (h *Handler) eventFilter(p *params, keyset bool) (EventFilter, liveQuery) {
-	var f EventFilter
+func (h *Handler) eventFilter(p *params, keyset bool) (catalog.EventFilter, liveQuery) {
+	var f catalog.EventFilter
 	f.IDs = p.ids("id")
 	f.Slugs = p.list("slug")
 	f.TagID = p.id("tag_id")
@@ -121,7 +123,7 @@ func (h *Handler) serveEvents(w http.ResponseWriter, r *http.Request, keyset boo
 		return
 	}
 	if post {
-		evs = postLive(evs, lq, keyset, func(e *Event) Str { return e.ID }, eventLive)
+		evs = postLive(evs, lq, keyset, func(e *catalog.Event) catalog.Str { return e.ID }, eventLive)
 	}
 	if !keyset {
 		h.writeEvents(w, evs, live, 'a', "", withMarkets)
@@ -140,7 +142,7 @@ func (h *Handler) serveEvents(w http.ResponseWriter, r *http.Request, keyset boo
 // a live figure when asked (live reads a row's figure by live* key), then
 // windows. For keyset it keeps one extra row so the caller can tell whether
 // more follow.
-func postLive[T any](rows []T, lq liveQuery, keyset bool, id func(*T) Str, live func(*T, string) *Num) []T {
+func postLive[T any](rows []T, lq liveQuery, keyset bool, id func(*T) catalog.Str, live func(*T, string) *catalog.Num) []T {
 	out := rows[:0]
 	for i := range rows {
 		r := &rows[i]
@@ -212,7 +214,7 @@ func cmpLive(a, b *big.Rat, ida, idb string, asc bool) int {
 	return c
 }
 
-func eventLive(e *Event, key string) *Num {
+func eventLive(e *catalog.Event, key string) *catalog.Num {
 	switch key {
 	case liveVolume:
 		return e.Volume
@@ -226,7 +228,7 @@ func eventLive(e *Event, key string) *Num {
 	return nil
 }
 
-func marketLive(m *Market, key string) *Num {
+func marketLive(m *catalog.Market, key string) *catalog.Num {
 	switch key {
 	case liveVolume:
 		return m.VolumeNum
@@ -240,34 +242,34 @@ func marketLive(m *Market, key string) *Num {
 	return nil
 }
 
-func cursorFor(pg Page, id, key string) string {
+func cursorFor(pg catalog.Page, id, key string) string {
 	n, _ := strconv.ParseInt(id, 10, 64)
-	return Cursor{Order: pg.Order, Ascending: pg.Ascending, Key: key, ID: n}.Encode()
+	return catalog.Cursor{Order: pg.Order, Ascending: pg.Ascending, Key: key, ID: n}.Encode()
 }
 
-func eventKey(e *Event, order string) string {
+func eventKey(e *catalog.Event, order string) string {
 	switch order {
-	case OrderStartDate:
+	case catalog.OrderStartDate:
 		return dateOf(e.StartDate)
-	case OrderEndDate:
+	case catalog.OrderEndDate:
 		return dateOf(e.EndDate)
-	case OrderCreatedAt:
+	case catalog.OrderCreatedAt:
 		return dateOf(e.CreatedAt)
-	case OrderSlug:
+	case catalog.OrderSlug:
 		return text(e.Slug)
 	}
 	return ""
 }
 
-func marketKey(m *Market, order string) string {
+func marketKey(m *catalog.Market, order string) string {
 	switch order {
-	case OrderStartDate:
+	case catalog.OrderStartDate:
 		return dateOf(m.StartDate)
-	case OrderEndDate:
+	case catalog.OrderEndDate:
 		return dateOf(m.EndDate)
-	case OrderCreatedAt:
+	case catalog.OrderCreatedAt:
 		return dateOf(m.CreatedAt)
-	case OrderSlug:
+	case catalog.OrderSlug:
 		return text(m.Slug)
 	}
 	return ""
@@ -277,7 +279,7 @@ func dateOf(s *string) string {
 	if s == nil {
 		return ""
 	}
-	return DateKey(*s)
+	return catalog.DateKey(*s)
 }
 
 // text is *s, or "" when s is nil.
@@ -288,8 +290,8 @@ func text[T ~string](s *T) string {
 	return string(*s)
 }
 
-func (h *Handler) marketFilter(p *params, keyset bool) (MarketFilter, liveQuery) {
-	var f MarketFilter
+func (h *Handler) marketFilter(p *params, keyset bool) (catalog.MarketFilter, liveQuery) {
+	var f catalog.MarketFilter
 	f.IDs = p.ids("id")
 	f.Slugs = p.list("slug")
 	f.ClobTokenIDs = p.list("clob_token_ids")
@@ -346,7 +348,7 @@ func (h *Handler) serveMarkets(w http.ResponseWriter, r *http.Request, keyset bo
 		return
 	}
 	if post {
-		ms = postLive(ms, lq, keyset, func(m *Market) Str { return m.ID }, marketLive)
+		ms = postLive(ms, lq, keyset, func(m *catalog.Market) catalog.Str { return m.ID }, marketLive)
 	}
 	if !keyset {
 		h.writeMarkets(w, ms, live, 'a', "")
@@ -363,7 +365,7 @@ func (h *Handler) serveMarkets(w http.ResponseWriter, r *http.Request, keyset bo
 
 func (h *Handler) listTags(w http.ResponseWriter, r *http.Request, _ []string) {
 	p := &params{q: r.URL.Query()}
-	var f TagFilter
+	var f catalog.TagFilter
 	f.IsCarousel = p.boolean("is_carousel")
 	p.boolean("include_template")
 	f.Page, _ = pageParams(p, false, false)
@@ -379,7 +381,7 @@ func (h *Handler) listTags(w http.ResponseWriter, r *http.Request, _ []string) {
 
 func (h *Handler) listSeries(w http.ResponseWriter, r *http.Request, _ []string) {
 	p := &params{q: r.URL.Query()}
-	var f SeriesFilter
+	var f catalog.SeriesFilter
 	f.Slugs = p.list("slug")
 	f.Closed = p.boolean("closed")
 	f.Page, _ = pageParams(p, false, false)

@@ -1,12 +1,16 @@
-package ratelimit
+// Package clock is the time source of everything that waits: the real clock
+// in production and a manual one that moves only when a test advances it,
+// so that no test sleeps. The IP limiter, the data service's deadlines and
+// page cache and the CLOB service take their time from it.
+package clock
 
 import (
 	"sync"
 	"time"
 )
 
-// Clock is the time source of the limiter and of anything that waits on it.
-// Production uses SystemClock; tests use ManualClock so that no test sleeps.
+// Clock is a time source with timers. Production uses System; tests use
+// Manual.
 type Clock interface {
 	Now() time.Time
 	// NewTimer returns a timer that fires once after d.
@@ -15,20 +19,20 @@ type Clock interface {
 	AfterFunc(d time.Duration, f func()) Timer
 }
 
-// Timer is the part of *time.Timer the limiter needs.
+// Timer is the part of *time.Timer its users need.
 type Timer interface {
 	C() <-chan time.Time
 	Stop() bool
 }
 
-// SystemClock is the real clock.
-type SystemClock struct{}
+// System is the real clock.
+type System struct{}
 
-func (SystemClock) Now() time.Time { return time.Now() }
+func (System) Now() time.Time { return time.Now() }
 
-func (SystemClock) NewTimer(d time.Duration) Timer { return sysTimer{time.NewTimer(d)} }
+func (System) NewTimer(d time.Duration) Timer { return sysTimer{time.NewTimer(d)} }
 
-func (SystemClock) AfterFunc(d time.Duration, f func()) Timer {
+func (System) AfterFunc(d time.Duration, f func()) Timer {
 	return sysTimer{time.AfterFunc(d, f)}
 }
 
@@ -37,24 +41,24 @@ type sysTimer struct{ t *time.Timer }
 func (s sysTimer) C() <-chan time.Time { return s.t.C }
 func (s sysTimer) Stop() bool          { return s.t.Stop() }
 
-// ManualClock is a Clock that moves only when Advance is called. It exists for
-// tests (here and in the services that use the limiter); it never sleeps.
-type ManualClock struct {
+// Manual is a Clock that moves only when Advance is called. It exists for
+// tests; it never sleeps.
+type Manual struct {
 	mu      sync.Mutex
 	cond    *sync.Cond
 	now     time.Time
 	pending []*manualTimer
 }
 
-// NewManualClock starts a manual clock at t.
-func NewManualClock(t time.Time) *ManualClock {
-	c := &ManualClock{now: t}
+// NewManual starts a manual clock at t.
+func NewManual(t time.Time) *Manual {
+	c := &Manual{now: t}
 	c.cond = sync.NewCond(&c.mu)
 	return c
 }
 
 type manualTimer struct {
-	c    *ManualClock
+	c    *Manual
 	at   time.Time
 	ch   chan time.Time
 	f    func()
@@ -74,17 +78,17 @@ func (t *manualTimer) Stop() bool {
 	return true
 }
 
-func (c *ManualClock) Now() time.Time {
+func (c *Manual) Now() time.Time {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.now
 }
 
-func (c *ManualClock) NewTimer(d time.Duration) Timer { return c.add(d, nil) }
+func (c *Manual) NewTimer(d time.Duration) Timer { return c.add(d, nil) }
 
-func (c *ManualClock) AfterFunc(d time.Duration, f func()) Timer { return c.add(d, f) }
+func (c *Manual) AfterFunc(d time.Duration, f func()) Timer { return c.add(d, f) }
 
-func (c *ManualClock) add(d time.Duration, f func()) *manualTimer {
+func (c *Manual) add(d time.Duration, f func()) *manualTimer {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	t := &manualTimer{c: c, at: c.now.Add(d), ch: make(chan time.Time, 1), f: f}
@@ -99,7 +103,7 @@ func (c *ManualClock) add(d time.Duration, f func()) *manualTimer {
 }
 
 // fire delivers a due timer; c.mu is held.
-func (c *ManualClock) fire(t *manualTimer) {
+func (c *Manual) fire(t *manualTimer) {
 	if t.f != nil {
 		go t.f()
 		return
@@ -107,7 +111,7 @@ func (c *ManualClock) fire(t *manualTimer) {
 	t.ch <- c.now
 }
 
-func (c *ManualClock) remove(t *manualTimer) {
+func (c *Manual) remove(t *manualTimer) {
 	for i, p := range c.pending {
 		if p == t {
 			c.pending = append(c.pending[:i], c.pending[i+1:]...)
@@ -118,7 +122,7 @@ func (c *ManualClock) remove(t *manualTimer) {
 }
 
 // Advance moves the clock forward and fires every timer that is now due.
-func (c *ManualClock) Advance(d time.Duration) {
+func (c *Manual) Advance(d time.Duration) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.now = c.now.Add(d)
@@ -136,7 +140,7 @@ func (c *ManualClock) Advance(d time.Duration) {
 }
 
 // Pending reports how many timers are waiting to fire.
-func (c *ManualClock) Pending() int {
+func (c *Manual) Pending() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return len(c.pending)
@@ -144,7 +148,7 @@ func (c *ManualClock) Pending() int {
 
 // WaitForTimers blocks until at least n timers are pending, so a test can
 // advance the clock only once the goroutines under test are parked on it.
-func (c *ManualClock) WaitForTimers(n int) {
+func (c *Manual) WaitForTimers(n int) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for len(c.pending) < n {

@@ -1,4 +1,4 @@
-package catalog
+package cataloghttp
 
 import (
 	"fmt"
@@ -6,6 +6,8 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+
+	"pmx/internal/catalog/catalog"
 )
 
 // paramError is a 400 (or status) with a message naming the parameter.
@@ -44,7 +46,7 @@ func (p *params) str(name string) string { return strings.TrimSpace(p.q.Get(name
 func (p *params) ids(name string) []int64 {
 	var out []int64
 	for _, s := range p.list(name) {
-		v, err := ParseID(s)
+		v, err := catalog.ParseID(s)
 		if err != nil {
 			p.fail(badParam("%s: %v", name, err))
 			return nil
@@ -59,7 +61,7 @@ func (p *params) id(name string) *int64 {
 	if s == "" {
 		return nil
 	}
-	v, err := ParseID(s)
+	v, err := catalog.ParseID(s)
 	if err != nil {
 		p.fail(badParam("%s: %v", name, err))
 		return nil
@@ -100,7 +102,7 @@ func (p *params) decimal(name string) *big.Rat {
 	if s == "" {
 		return nil
 	}
-	if !validNumber(s) {
+	if _, err := catalog.ParseNum(s); err != nil {
 		p.fail(badParam("%s must be a number, got %q", name, s))
 		return nil
 	}
@@ -118,7 +120,7 @@ func (p *params) date(name string) string {
 	if s == "" {
 		return ""
 	}
-	k := DateKey(s)
+	k := catalog.DateKey(s)
 	if k == "" {
 		p.fail(badParam("%s must be an RFC 3339 date-time or a date, got %q", name, s))
 	}
@@ -134,10 +136,10 @@ func (p *params) fail(err error) {
 // Order keys accepted on listings, by their spellings; live keys are sorted
 // by the handler after live fields are applied.
 var staticOrders = map[string]string{
-	"id": OrderID, "slug": OrderSlug,
-	"startDate": OrderStartDate, "start_date": OrderStartDate,
-	"endDate": OrderEndDate, "end_date": OrderEndDate,
-	"createdAt": OrderCreatedAt, "created_at": OrderCreatedAt,
+	"id": catalog.OrderID, "slug": catalog.OrderSlug,
+	"startDate": catalog.OrderStartDate, "start_date": catalog.OrderStartDate,
+	"endDate": catalog.OrderEndDate, "end_date": catalog.OrderEndDate,
+	"createdAt": catalog.OrderCreatedAt, "created_at": catalog.OrderCreatedAt,
 }
 
 const (
@@ -169,7 +171,7 @@ func (l *liveQuery) active() bool {
 }
 
 // numRat reads a rendered number (nil when unknown).
-func numRat(n *Num) *big.Rat {
+func numRat(n *catalog.Num) *big.Rat {
 	if n == nil || *n == "" {
 		return nil
 	}
@@ -195,3 +197,5 @@ func inRange(v, min, max *big.Rat) bool {
 	}
 	return true
 }
+
+func ptr[T any](v T) *T { return &v }

@@ -1,4 +1,4 @@
-package catalog
+package cataloghttp
 
 import (
 	"context"
@@ -7,15 +7,16 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
-	"slices"
 	"strconv"
 	"strings"
+
+	"pmx/internal/catalog/catalog"
 )
 
 // Options configure the catalog handler.
 type Options struct {
 	// Live supplies live market figures; nil serves stored values.
-	Live LiveFields
+	Live catalog.LiveFields
 	// Limit, when set, wraps each route in the shared IP limiter for the
 	// named scopes (see Scopes and Limits); nil means no limiting here.
 	Limit func(scopes []string, next http.Handler) http.Handler
@@ -50,8 +51,8 @@ const (
 
 // Handler serves the catalog routes.
 type Handler struct {
-	store  Store
-	live   LiveFields
+	store  catalog.Store
+	live   catalog.LiveFields
 	log    *slog.Logger
 	routes map[string]http.Handler
 	cache  renderCache
@@ -59,10 +60,10 @@ type Handler struct {
 }
 
 // NewHandler returns the catalog service's http.Handler.
-func NewHandler(store Store, opts Options) *Handler {
+func NewHandler(store catalog.Store, opts Options) *Handler {
 	h := &Handler{store: store, live: opts.Live, log: opts.Log}
 	if h.live == nil {
-		h.live = NoLive{}
+		h.live = catalog.NoLive{}
 	}
 	if h.log == nil {
 		h.log = slog.Default()
@@ -168,7 +169,7 @@ func (h *Handler) notFoundRoute(w http.ResponseWriter, _ *http.Request, _ []stri
 
 // pathID reads an {id} path segment: a non-integer is a 400.
 func pathID(w http.ResponseWriter, s string) (int64, bool) {
-	id, err := ParseID(s)
+	id, err := catalog.ParseID(s)
 	if err != nil {
 		writeError(w, http.StatusBadRequest, "validation error", err.Error())
 		return 0, false
@@ -177,7 +178,7 @@ func pathID(w http.ResponseWriter, s string) (int64, bool) {
 }
 
 func (h *Handler) getEvent(w http.ResponseWriter, r *http.Request, s []string) {
-	var e Event
+	var e catalog.Event
 	var err error
 	if s[1] == "slug" {
 		e, err = h.store.GetEventBySlug(r.Context(), s[2])
@@ -201,7 +202,7 @@ func (h *Handler) getEvent(w http.ResponseWriter, r *http.Request, s []string) {
 		writeParamError(w, p.err)
 		return
 	}
-	evs := []Event{e}
+	evs := []catalog.Event{e}
 	live, err := h.applyLiveEvents(r.Context(), evs, false)
 	if !h.ok(w, err, "") {
 		return
@@ -210,7 +211,7 @@ func (h *Handler) getEvent(w http.ResponseWriter, r *http.Request, s []string) {
 }
 
 func (h *Handler) getMarket(w http.ResponseWriter, r *http.Request, s []string) {
-	var m Market
+	var m catalog.Market
 	var err error
 	if s[1] == "slug" {
 		m, err = h.store.GetMarketBySlug(r.Context(), s[2])
@@ -228,7 +229,7 @@ func (h *Handler) getMarket(w http.ResponseWriter, r *http.Request, s []string) 
 		writeJSON(w, m.Tags)
 		return
 	}
-	ms := []Market{m}
+	ms := []catalog.Market{m}
 	live, err := h.applyLiveMarkets(r.Context(), ms, false)
 	if !h.ok(w, err, "") {
 		return
@@ -239,7 +240,7 @@ func (h *Handler) getMarket(w http.ResponseWriter, r *http.Request, s []string) 
 func (h *Handler) getTag(w http.ResponseWriter, r *http.Request, s []string) {
 	// /tags/{id}, /tags/slug/{slug}, then optionally /related-tags[/tags].
 	var rest []string
-	var t Tag
+	var t catalog.Tag
 	var err error
 	if s[1] == "slug" {
 		if len(s) < 3 {
@@ -283,7 +284,7 @@ func (h *Handler) getTag(w http.ResponseWriter, r *http.Request, s []string) {
 		writeParamError(w, p.err)
 		return
 	}
-	tagID, _ := ParseID(string(t.ID))
+	tagID, _ := catalog.ParseID(string(t.ID))
 	rel, err := h.store.RelatedTags(r.Context(), tagID, status)
 	if !h.ok(w, err, "") {
 		return
@@ -293,7 +294,7 @@ func (h *Handler) getTag(w http.ResponseWriter, r *http.Request, s []string) {
 		return
 	}
 	if len(rel) == 0 { // an empty IDs filter would select every tag
-		writeJSON(w, []Tag{})
+		writeJSON(w, []catalog.Tag{})
 		return
 	}
 	// One read for every related tag, answered in rank order.
@@ -301,16 +302,16 @@ func (h *Handler) getTag(w http.ResponseWriter, r *http.Request, s []string) {
 	for i, rt := range rel {
 		ids[i] = rt.RelatedTagID
 	}
-	found, err := h.store.ListTags(r.Context(), TagFilter{IDs: ids})
+	found, err := h.store.ListTags(r.Context(), catalog.TagFilter{IDs: ids})
 	if !h.ok(w, err, "") {
 		return
 	}
-	byID := make(map[int64]Tag, len(found))
+	byID := make(map[int64]catalog.Tag, len(found))
 	for _, t := range found {
-		id, _ := ParseID(string(t.ID)) // stored tags have valid ids
+		id, _ := catalog.ParseID(string(t.ID)) // stored tags have valid ids
 		byID[id] = t
 	}
-	tags := make([]Tag, 0, len(rel))
+	tags := make([]catalog.Tag, 0, len(rel))
 	for _, rt := range rel {
 		if t, ok := byID[rt.RelatedTagID]; ok {
 			tags = append(tags, t)
@@ -337,7 +338,7 @@ func (h *Handler) ok(w http.ResponseWriter, err error, what string) bool {
 		return true
 	}
 	switch {
-	case errors.Is(err, ErrNotFound) && what != "":
+	case errors.Is(err, catalog.ErrNotFound) && what != "":
 		writeError(w, http.StatusNotFound, "not found error", what+" not found")
 	case errors.Is(err, context.Canceled):
 		// client went away; nothing useful to write
@@ -349,7 +350,7 @@ func (h *Handler) ok(w http.ResponseWriter, err error, what string) bool {
 }
 
 // fetchLive asks the data store for every market on the page at once.
-func (h *Handler) fetchLive(ctx context.Context, conds []string) (map[string]Live, error) {
+func (h *Handler) fetchLive(ctx context.Context, conds []string) (map[string]catalog.Live, error) {
 	if len(conds) == 0 {
 		return nil, nil
 	}
@@ -359,7 +360,7 @@ func (h *Handler) fetchLive(ctx context.Context, conds []string) (map[string]Liv
 // applyLiveEvents fetches live figures for evs' markets and, when apply is
 // set (filters or orders need them now), overwrites the events' fields;
 // otherwise rendering applies them only on a render-cache miss.
-func (h *Handler) applyLiveEvents(ctx context.Context, evs []Event, apply bool) (map[string]Live, error) {
+func (h *Handler) applyLiveEvents(ctx context.Context, evs []catalog.Event, apply bool) (map[string]catalog.Live, error) {
 	var conds []string
 	for i := range evs {
 		for j := range evs[i].Markets {
@@ -373,34 +374,13 @@ func (h *Handler) applyLiveEvents(ctx context.Context, evs []Event, apply bool) 
 		return live, err
 	}
 	for i := range evs {
-		applyEventLive(&evs[i], live)
+		catalog.ApplyEventLive(&evs[i], live)
 	}
 	return live, nil
 }
 
-// applyEventLive overwrites an event's live totals (summed from the live
-// map, not from its markets' fields). Its markets get their own figures
-// where they are rendered (renderMarket), which writes into them, and the
-// slice may be shared with the store's cache: it is copied here, before
-// that write. It only assigns fields, so applying twice is the same as once.
-func applyEventLive(e *Event, live map[string]Live) {
-	if len(live) == 0 {
-		return
-	}
-	e.Markets = slices.Clone(e.Markets)
-	sumEvent(e, live)
-}
-
-func applyMarketLive(m *Market, live map[string]Live) {
-	if m.ConditionID != nil {
-		if l, ok := live[*m.ConditionID]; ok {
-			applyLive(m, l)
-		}
-	}
-}
-
 // applyLiveMarkets is applyLiveEvents for markets.
-func (h *Handler) applyLiveMarkets(ctx context.Context, ms []Market, apply bool) (map[string]Live, error) {
+func (h *Handler) applyLiveMarkets(ctx context.Context, ms []catalog.Market, apply bool) (map[string]catalog.Live, error) {
 	conds := make([]string, 0, len(ms))
 	for i := range ms {
 		if c := ms[i].ConditionID; c != nil {
@@ -412,7 +392,7 @@ func (h *Handler) applyLiveMarkets(ctx context.Context, ms []Market, apply bool)
 		return live, err
 	}
 	for i := range ms {
-		applyMarketLive(&ms[i], live)
+		catalog.ApplyMarketLive(&ms[i], live)
 	}
 	return live, nil
 }
@@ -447,4 +427,12 @@ func writeJSON(w http.ResponseWriter, v any) {
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Content-Length", strconv.Itoa(len(b)))
 	_, _ = w.Write(b)
+}
+
+// orEmpty answers a nil list as [] (production never answers null).
+func orEmpty[S ~[]E, E any](s S) S {
+	if s == nil {
+		return S{}
+	}
+	return s
 }

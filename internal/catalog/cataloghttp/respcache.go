@@ -1,4 +1,4 @@
-package catalog
+package cataloghttp
 
 import (
 	"bytes"
@@ -7,24 +7,10 @@ import (
 	"net/url"
 	"strconv"
 	"sync"
+
+	"pmx/internal/acceptencoding"
+	"pmx/internal/catalog/catalog"
 )
-
-// Generational is implemented by a Store whose answers change only when its
-// Generation moves: every write bumps it after the write is visible (after
-// commit), never before, and it never goes back. A store written behind its
-// back (another process on the same file) must not implement it.
-type Generational interface {
-	Generation() uint64
-}
-
-// LiveGenerational is implemented by a LiveFields whose answers change only
-// when LiveGeneration moves (same rules as Generational).
-type LiveGenerational interface {
-	LiveGeneration() uint64
-}
-
-// LiveGeneration: NoLive never changes.
-func (NoLive) LiveGeneration() uint64 { return 0 }
 
 // DefaultResponseCacheBytes bounds the whole-response cache (bodies only).
 const DefaultResponseCacheBytes = 64 << 20
@@ -38,8 +24,8 @@ const DefaultResponseCacheBytes = 64 << 20
 // moves the whole cache is dropped (no old entry can ever hit again).
 // Memory is bounded by max body bytes, least recently used out first.
 type respCache struct {
-	store Generational
-	live  LiveGenerational
+	store catalog.Generational
+	live  catalog.LiveGenerational
 	max   int
 
 	mu       sync.Mutex
@@ -77,9 +63,9 @@ type respCall struct {
 
 var contentTypeJSON = []string{"application/json"}
 
-func newRespCache(store Store, live LiveFields, max int) *respCache {
-	sg, ok1 := store.(Generational)
-	lg, ok2 := live.(LiveGenerational)
+func newRespCache(store catalog.Store, live catalog.LiveFields, max int) *respCache {
+	sg, ok1 := store.(catalog.Generational)
+	lg, ok2 := live.(catalog.LiveGenerational)
 	if !ok1 || !ok2 || max < 0 {
 		return nil
 	}
@@ -205,7 +191,7 @@ func (c *respCache) writeEntry(w http.ResponseWriter, r *http.Request, e *respEn
 	h := w.Header()
 	h["Content-Type"] = contentTypeJSON
 	h["Vary"] = varyAcceptEncoding
-	if ae := r.Header["Accept-Encoding"]; len(ae) > 0 && acceptsGzip(ae) {
+	if ae := r.Header["Accept-Encoding"]; len(ae) > 0 && acceptencoding.Gzip(ae) {
 		if gz, n := c.gzipped(e); gz != nil {
 			h["Content-Encoding"] = contentEncodingGzip
 			h["Content-Length"] = n

@@ -1,4 +1,4 @@
-package catalog
+package cataloghttp
 
 import (
 	"bytes"
@@ -9,6 +9,8 @@ import (
 	"sync"
 
 	"pmx/internal/amount"
+
+	"pmx/internal/catalog/catalog"
 )
 
 // Rendering dominates a listing's cost, so rendered JSON is cached per
@@ -61,7 +63,7 @@ func (c *renderCache) put(k renderKey, rev int64, live string, b []byte) {
 // liveKey fingerprints the live figures applied to a market: a presence
 // byte and 8 raw bytes per figure, the outcome prices counted, so distinct
 // figures never share a key.
-func liveKey(dst []byte, l Live, ok bool) []byte {
+func liveKey(dst []byte, l catalog.Live, ok bool) []byte {
 	if !ok {
 		return append(dst, 0)
 	}
@@ -83,12 +85,12 @@ func liveKey(dst []byte, l Live, ok bool) []byte {
 var marketsNull = []byte(`"markets":null`)
 
 // renderMarket returns m's JSON with the live figures applied.
-func (h *Handler) renderMarket(m *Market, live string, lm map[string]Live) ([]byte, error) {
+func (h *Handler) renderMarket(m *catalog.Market, live string, lm map[string]catalog.Live) ([]byte, error) {
 	k := renderKey{'m', string(m.ID)}
 	if b := h.cache.get(k, m.Rev, live); b != nil {
 		return b, nil
 	}
-	applyMarketLive(m, lm)
+	catalog.ApplyMarketLive(m, lm)
 	b, err := json.Marshal(m)
 	if err != nil {
 		return nil, err
@@ -101,7 +103,7 @@ func (h *Handler) renderMarket(m *Market, live string, lm map[string]Live) ([]by
 // event is marshalled with markets nil and `"markets":null` replaced: an
 // unescaped `"markets":null` can only be that key (quotes inside string
 // values are escaped), and Event has exactly one such key.
-func (h *Handler) renderEvent(e *Event, evLive string, lives []string, lm map[string]Live, withMarkets bool) ([]byte, error) {
+func (h *Handler) renderEvent(e *catalog.Event, evLive string, lives []string, lm map[string]catalog.Live, withMarkets bool) ([]byte, error) {
 	k := renderKey{'e', string(e.ID)}
 	if !withMarkets {
 		k.kind = 'E'
@@ -109,7 +111,7 @@ func (h *Handler) renderEvent(e *Event, evLive string, lives []string, lm map[st
 	if b := h.cache.get(k, e.Rev, evLive); b != nil {
 		return b, nil
 	}
-	applyEventLive(e, lm)
+	catalog.ApplyEventLive(e, lm)
 	markets := e.Markets
 	e.Markets = nil
 	head, err := json.Marshal(e)
@@ -153,7 +155,7 @@ func (h *Handler) renderEvent(e *Event, evLive string, lives []string, lm map[st
 // or a keyset page ('k': {"events":[...],"next_cursor":...}, the cursor
 // omitted on the last page). withMarkets false omits the markets key
 // (include_markets=false, as production).
-func (h *Handler) writeEvents(w http.ResponseWriter, evs []Event, live map[string]Live, shape byte, next string, withMarkets bool) {
+func (h *Handler) writeEvents(w http.ResponseWriter, evs []catalog.Event, live map[string]catalog.Live, shape byte, next string, withMarkets bool) {
 	parts := make([][]byte, len(evs))
 	var kb []byte
 	var ends []int
@@ -162,7 +164,7 @@ func (h *Handler) writeEvents(w http.ResponseWriter, evs []Event, live map[strin
 		// One key string per event; each market's key is a slice of it.
 		kb, ends = kb[:0], ends[:0]
 		for j := range e.Markets {
-			var l Live
+			var l catalog.Live
 			ok := false
 			if c := e.Markets[j].ConditionID; c != nil {
 				l, ok = live[*c]
@@ -187,11 +189,11 @@ func (h *Handler) writeEvents(w http.ResponseWriter, evs []Event, live map[strin
 }
 
 // writeMarkets is writeEvents for markets.
-func (h *Handler) writeMarkets(w http.ResponseWriter, ms []Market, live map[string]Live, shape byte, next string) {
+func (h *Handler) writeMarkets(w http.ResponseWriter, ms []catalog.Market, live map[string]catalog.Live, shape byte, next string) {
 	parts := make([][]byte, len(ms))
 	var kb []byte
 	for i := range ms {
-		var l Live
+		var l catalog.Live
 		ok := false
 		if c := ms[i].ConditionID; c != nil {
 			l, ok = live[*c]
