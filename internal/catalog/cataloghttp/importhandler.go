@@ -3,6 +3,7 @@ package cataloghttp
 import (
 	"errors"
 	"io"
+	"log/slog"
 	"net/http"
 
 	"pmx/internal/catalog/catalog"
@@ -50,7 +51,10 @@ func ImportHandler(store catalog.Importer) http.Handler {
 				writeError(w, http.StatusBadRequest, "validation error", err.Error())
 				return
 			}
-			writeError(w, http.StatusInternalServerError, "internal error", err.Error())
+			// A store failure is ours, not the caller's: log it, answer
+			// without the internal text.
+			slog.Error("catalog import", "err", err)
+			writeError(w, http.StatusInternalServerError, "internal error", "import failed")
 			return
 		}
 		res := ImportResult{Events: len(evs)}
