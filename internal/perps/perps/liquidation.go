@@ -6,9 +6,9 @@ import "pmx/internal/perps/risk"
 // submits a sweep after commands that can move marks or positions (SweepDue);
 // the sweep flags every account whose equity fell below maintenance margin,
 // cancels its resting orders (in-flight ones answer order_in_flight and are
-// refused at their risk step: the flag blocks new orders), and clears the
-// flag once equity is back at initial margin or no position is left. The
-// market, backstop and ADL steps are not executed yet.
+// refused at their risk step: the flag blocks new orders), runs the
+// liquidation steps (liqexec.go) and clears the flag once equity is back at
+// initial margin or no position is left.
 const (
 	KLiqSweep  = "liquidationSweep"
 	KInsurance = "insurance" // Amount: operator top-up of the insurance fund
@@ -29,7 +29,24 @@ func (m *Machine) FlaggedAccounts() []string {
 	return out
 }
 
+// maxSweepPasses bounds the passes of one sweep command.
+const maxSweepPasses = 16
+
+// sweep passes over every account until a pass executes no liquidation
+// fill: a liquidation moves other accounts too (its trades move the mark,
+// ADL books losses on counterparties), including ones the pass already
+// looked at.
 func (m *Machine) sweep(ts int64, ev *Event) {
+	for range maxSweepPasses {
+		n := len(ev.Fills)
+		m.sweepPass(ts, ev)
+		if len(ev.Fills) == n {
+			return
+		}
+	}
+}
+
+func (m *Machine) sweepPass(ts int64, ev *Event) {
 	mk := make(risk.Markets, len(m.instIDs))
 	for _, id := range m.instIDs { // every mark once per sweep
 		mk[id] = m.riskMarket(m.inst[id])
@@ -60,6 +77,9 @@ func (m *Machine) sweep(ts int64, ev *Event) {
 				}
 				a.Liquidating = true
 			}
+		}
+		if a.Liquidating {
+			m.liquidate(a, mk, ts, ev) // liqexec.go
 		}
 	}
 }

@@ -56,10 +56,12 @@ type Machine struct {
 	nextDep  uint64
 	lastTS   int64
 
-	insurance int64  // insurance fund (micro): funding dust, top-ups (funding.go)
-	nextFund  uint64 // next funding charge id
-	sweepDue  bool   // a liquidation sweep may find something (liquidation.go; not state)
-	cancelSt  string // status of cancels while the engine cancels on an account's behalf (autocancel.go)
+	insurance int64                // insurance fund (micro): funding dust, top-ups (funding.go)
+	nextFund  uint64               // next funding charge id
+	sweepDue  bool                 // a liquidation sweep may find something (liquidation.go; not state)
+	cancelSt  string               // status of cancels while the engine cancels on an account's behalf (autocancel.go)
+	fundPos   map[uint32]*Position // positions the insurance fund took over (liqexec.go)
+	liqOID    uint64               // the liquidation order being matched (liqexec.go; not state)
 
 	cur     uint32 // instrument of the book command being applied (for ReduceOnlyLimit)
 	bev     []book.Event
@@ -106,7 +108,7 @@ func (m *Machine) reset() {
 	m.proxies = map[string]*Proxy{}
 	m.orders = map[uint64]*Order{}
 	m.nextOID, m.nextTID, m.nextAcct, m.nextDep, m.lastTS = 1, 1, 1, 1, 0
-	m.insurance, m.nextFund = 0, 1
+	m.insurance, m.nextFund, m.fundPos = 0, 1, nil
 	m.pend = nil
 	m.fl = m.initialFlight()
 	m.mode, m.modeRetry = "", 0

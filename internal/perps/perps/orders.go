@@ -379,44 +379,25 @@ func (m *Machine) fill(in *Instrument, o *Order, buy bool, ticks, lots int64, ta
 	}
 	m.touch(o)
 
+	kind := fkTrade
+	if taker && o.OID == m.liqOID {
+		kind = fkLiq
+	}
+	m.posFill(a, in, o.OID, buy, ticks, lots, taker, kind, tid, ts, ev)
+}
+
+// posFill books one side of a fill on a's position (liqexec.go: liquidation,
+// backstop and ADL fills have no order, oid 0, or their own fees).
+func (m *Machine) posFill(a *Account, in *Instrument, oid uint64, buy bool, ticks, lots int64, taker bool, kind fillKind, tid uint64, ts int64, ev *Event) {
 	p := a.Positions[in.ID]
 	if p == nil {
 		p = &Position{}
 		a.Positions[in.ID] = p
 	}
 	prevSize, prevCost := p.Size, p.Cost
-	signed := lots
-	if !buy {
-		signed = -lots
-	}
 	// Checked throughout; the exposure bound (exposure.go) that every
 	// order passed guarantees each result fits, so must never fires.
-	var pnl int64 // tick×lot units
-	if p.Size == 0 || (p.Size > 0) == buy {
-		p.Size = must(add(p.Size, signed))
-		p.Cost = must(add(p.Cost, must(notional(ticks, lots))))
-	} else {
-		closeQ := min(lots, abs(p.Size))
-		removed := must(mulDiv(p.Cost, closeQ, abs(p.Size)))
-		if p.Size > 0 {
-			pnl = must(sub(must(notional(ticks, closeQ)), removed))
-		} else {
-			pnl = must(sub(removed, must(notional(ticks, closeQ))))
-		}
-		p.Cost -= removed
-		if p.Size > 0 {
-			p.Size -= closeQ
-		} else {
-			p.Size += closeQ
-		}
-		if rest := lots - closeQ; rest > 0 {
-			p.Size = signed / lots * rest
-			p.Cost = must(notional(ticks, rest))
-		}
-		if p.Size == 0 {
-			p.Cost = 0
-		}
-	}
+	pnl := applyPos(p, buy, ticks, lots) // tick×lot units
 	in.OpenInterest = satAdd(in.OpenInterest, max(p.Size, 0)-max(prevSize, 0))
 	pnlMicro := must(tickLotsToMicro(pnl, in.PriceDecimals, in.QtyDecimals))
 	nMicro := must(valueMicro(in, ticks, lots))
@@ -424,9 +405,14 @@ func (m *Machine) fill(in *Instrument, o *Order, buy bool, ticks, lots int64, ta
 	if taker {
 		ppm = m.cfg.TakerPPM
 	}
-	f := must(fee(nMicro, ppm))
 	p.Realized = must(add(p.Realized, pnlMicro))
-	a.Balance = must(add(a.Balance, must(sub(pnlMicro, f))))
+	a.Balance = must(add(a.Balance, pnlMicro))
+	f, toFund := must(fee(nMicro, ppm)), int64(0)
+	if kind != fkTrade {
+		f, toFund = m.liqFees(a, nMicro, kind)
+	}
+	a.Balance = must(sub(a.Balance, f))
+	m.insurance = must(add(m.insurance, toFund))
 	m.auditCredit(a, pnlMicro-f)
 	if p.Size == 0 && p.Realized == 0 {
 		delete(a.Positions, in.ID)
@@ -443,8 +429,8 @@ func (m *Machine) fill(in *Instrument, o *Order, buy bool, ticks, lots int64, ta
 	} else {
 		d.Maker = satAdd(d.Maker, nMicro)
 	}
-	fl := Fill{TID: tid, OID: o.OID, IID: in.ID, Buy: buy, Ticks: ticks, Lots: lots, Taker: taker, Fee: f,
-		PrevSize: prevSize, PrevCost: prevCost, PnL: pnlMicro, TS: ts}
+	fl := Fill{TID: tid, OID: oid, IID: in.ID, Buy: buy, Ticks: ticks, Lots: lots, Taker: taker, Fee: f,
+		PrevSize: prevSize, PrevCost: prevCost, PnL: pnlMicro, TS: ts, Liq: kind.liq(), ADL: kind.adl(), ToFund: toFund}
 	a.Fills = append(a.Fills, fl)
 	if len(a.Fills) > 2*maxHistory {
 		a.Fills = append([]Fill(nil), a.Fills[len(a.Fills)-maxHistory:]...)

@@ -98,7 +98,7 @@ func (m *Machine) PortfolioOf(addr string, nowMs int64) Portfolio {
 			out.Positions = append(out.Positions, PortfolioPosition{ID: id, Symbol: in.Symbol, Size: size,
 				EntryPrice: ratio(p.Cost, abs(p.Size), in.PriceDecimals), Leverage: lev,
 				InitialMargin: FormatMicro(im), MaintenanceMargin: FormatMicro(mm), PositionValue: FormatMicro(val),
-				LiquidationPrice: "0", UnrealizedPnL: FormatMicro(upnl), ReturnOnEquity: roe, CumulativeFunding: "0"})
+				LiquidationPrice: "0", UnrealizedPnL: FormatMicro(upnl), ReturnOnEquity: roe, CumulativeFunding: "0", ADLIndex: m.adlIndex(a, id)})
 			upnlSum = must(add(upnlSum, upnl))
 			imSum = must(add(imSum, im))
 			mmSum = must(add(mmSum, mm))

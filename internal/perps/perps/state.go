@@ -202,4 +202,9 @@ type Fill struct {
 	PrevCost int64  `json:"pcost"`
 	PnL      int64  `json:"pnl"` // micro realized
 	TS       int64  `json:"ts"`
+	// Liquidation (liqexec.go): the fill's flags and the part of Fee that
+	// went to the insurance fund (the rest is the venue's).
+	Liq    bool  `json:"liq,omitempty"`
+	ADL    bool  `json:"adl,omitempty"`
+	ToFund int64 `json:"lf,omitempty"`
 }
