@@ -1,6 +1,7 @@
 package perpshttp
 
 import (
+	"strings"
 	"testing"
 	"time"
 )
@@ -146,7 +147,8 @@ func TestLongLiquidatedInsuranceFundTakesDeficit(t *testing.T) {
 // fund the long gapped to 48,000 (equity −2,012) closes at its bankruptcy
 // price 52,024 against the short with the highest ADL index (b, short at
 // 60,000, ahead of c, short at 52,500, whose portfolio showed adl_index 1
-// and then 3); both fills are flagged adl, the long's also liquidation.
+// and then 3); both fills are flagged adl, the long's also liquidation, on
+// /v1/account/fills and on the private WS fills channel.
 func TestEmptyFundDeleveragesMostProfitableOpposingPosition(t *testing.T) {
 	e, long, b := liqSetup(t)
 	c, d := e.trader(3, "100000"), e.trader(4, "100000")
@@ -166,7 +168,18 @@ func TestEmptyFundDeleveragesMostProfitableOpposingPosition(t *testing.T) {
 	if bi, ci := adlIndex(b), adlIndex(c); bi != 3 || ci != 1 {
 		t.Fatalf("adl_index before: b %d c %d, want 3 and 1", bi, ci)
 	}
+	wl, wb := e.dial(t), e.dial(t)
+	wl.auth(long)
+	wb.auth(b)
+	wl.call("sub", `"chs":["fills"]`)
+	wb.call("sub", `"chs":["fills"]`)
 	e.adminPost("/admin/perps/index", `{"instrument_id":1,"price":"48000"}`)
+	if _, d := wl.pushOn("fills"); !strings.Contains(string(d), `"p":"52024"`) || !strings.Contains(string(d), `"liq":true,"adl":true`) {
+		t.Errorf("bankrupt side's fills push %s", d)
+	}
+	if _, d := wb.pushOn("fills"); !strings.Contains(string(d), `"p":"52024"`) || !strings.Contains(string(d), `"liq":false,"adl":true`) {
+		t.Errorf("deleveraged side's fills push %s", d)
+	}
 	f := long.waitFills(2)[0]
 	if !f.Liquidation || !f.ADL || f.Price != "52024" || f.Fee != "0" || f.PnL != "-3988" {
 		t.Fatalf("bankrupt side: %+v", f)
