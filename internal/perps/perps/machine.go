@@ -62,6 +62,7 @@ type Machine struct {
 	cancelSt  string               // status of cancels while the engine cancels on an account's behalf (autocancel.go)
 	fundPos   map[uint32]*Position // positions the insurance fund took over (liqexec.go)
 	liqOID    uint64               // the liquidation order being matched (liqexec.go; not state)
+	depth     []book.Level         // scratch of the at-fill check (atfill.go)
 
 	cur     uint32 // instrument of the book command being applied (for ReduceOnlyLimit)
 	bev     []book.Event

@@ -193,10 +193,20 @@ func (m *Machine) place(a *Account, r *OrderReq, ts int64, ev *Event) Ack {
 	return ack
 }
 
-// enter puts o into its book (matching as a taker first).
+// enter puts o into its book (matching as a taker first), after the price
+// band and the at-fill check (atfill.go).
 func (m *Machine) enter(in *Instrument, o *Order, ts int64, ev *Event) {
 	bc := book.Command{Op: book.OpAdd, Time: ts * 1e6, Book: in.ID, OID: o.OID, Owner: m.accts[o.Account].ID,
 		Price: o.Ticks, Qty: o.Lots}
+	if o.Ticks == 0 {
+		bc.Price = m.bandEdge(in, o.Buy) // 0: no band, a plain market order
+	}
+	if st := m.atFill(in, o, bc.Price); st != "" {
+		m.finish(o, st, ts)
+		m.touch(o)
+		m.flush(ev)
+		return
+	}
 	if !o.Buy {
 		bc.Side = book.Sell
 	}
@@ -212,7 +222,7 @@ func (m *Machine) enter(in *Instrument, o *Order, ts int64, ev *Event) {
 	if o.Reduce {
 		bc.Flags |= book.ReduceOnly
 	}
-	if o.Ticks == 0 {
+	if bc.Price == 0 {
 		bc.Flags |= book.Market
 	}
 	m.touch(o)

@@ -146,14 +146,14 @@ func TestLongLiquidatedInsuranceFundTakesDeficit(t *testing.T) {
 // TestEmptyFundDeleveragesMostProfitableOpposingPosition: with an empty
 // fund the long gapped to 48,000 (equity −2,012) closes at its bankruptcy
 // price 52,024 against the short with the highest ADL index (b, short at
-// 60,000, ahead of c, short at 52,500, whose portfolio showed adl_index 1
+// 60,000, ahead of c, short at 57,000, whose portfolio showed adl_index 1
 // and then 3); both fills are flagged adl, the long's also liquidation, on
 // /v1/account/fills and on the private WS fills channel.
 func TestEmptyFundDeleveragesMostProfitableOpposingPosition(t *testing.T) {
 	e, long, b := liqSetup(t)
 	c, d := e.trader(3, "100000"), e.trader(4, "100000")
-	c.placeOK(ord{iid: 1, p: "52500", qty: "0.5"})
-	d.placeOK(ord{iid: 1, buy: true, p: "52500", qty: "0.5"})
+	c.placeOK(ord{iid: 1, p: "57000", qty: "0.5"}) // the edge of the price band
+	d.placeOK(ord{iid: 1, buy: true, p: "57000", qty: "0.5"})
 	adlIndex := func(tr *trader) int {
 		var p struct {
 			Positions []struct {
