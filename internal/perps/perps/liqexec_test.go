@@ -36,10 +36,29 @@ func TestLiquidationsConserveCashAndLeaveNoAccountBelowMaintenance(t *testing.T)
 	}
 }
 
+// TestIncrementalSweepDecidesLikeTheFullSweep: the runs above with every
+// account valued in every sweep (no cache, sweepcache.go) end in the same
+// state hash.
+func TestIncrementalSweepDecidesLikeTheFullSweep(t *testing.T) {
+	for seed := uint64(1); seed <= 4; seed++ {
+		a, b := New(Config{}), New(Config{})
+		b.fullSweep = true
+		liqRunOn(t, a, seed)
+		liqRunOn(t, b, seed)
+		if a.Hash() != b.Hash() {
+			t.Fatalf("seed %d: the incremental sweep ends in another state than the full sweep", seed)
+		}
+		if len(a.safeCache) == 0 {
+			t.Fatalf("seed %d: the cache was never used", seed)
+		}
+	}
+}
+
 // liqRun returns the market, backstop and adl fills it saw.
-func liqRun(t *testing.T, seed uint64) [3]int {
+func liqRun(t *testing.T, seed uint64) [3]int { return liqRunOn(t, New(Config{}), seed) }
+
+func liqRunOn(t *testing.T, m *Machine, seed uint64) [3]int {
 	rng := rand.New(rand.NewPCG(seed, 18))
-	m := New(Config{})
 	ts := int64(1_000_000)
 	var deposits int64
 	var liqFills, marketFills, adlFills, backstops int
@@ -173,5 +192,40 @@ func liqCheckFlags(t *testing.T, m *Machine, step int) {
 		if s.Equity < s.MM {
 			t.Fatalf("step %d: %s below maintenance (equity %d, MM %d) but not flagged", step, a.Addr, s.Equity, s.MM)
 		}
+	}
+}
+
+// TestIncrementalSweepFlagsAtTheSameTickAsTheFullSweep: the mark walks down
+// one tick per sweep towards the long's liquidation price (53,333.3, as in
+// docs/perps-risk.md's worked example); the cached sweep liquidates at the
+// same tick as the full one.
+func TestIncrementalSweepFlagsAtTheSameTickAsTheFullSweep(t *testing.T) {
+	first := func(full bool) int64 {
+		const long, short = "0x00000000000000000000000000000000000000aa", "0x00000000000000000000000000000000000000bb"
+		m := New(Config{})
+		m.cfg.MakerPPM, m.cfg.TakerPPM = 0, 0
+		m.fullSweep = full
+		ts := int64(1000)
+		do := func(c Command) Event { ts++; return m.Apply(uint64(ts), ts, cmd(c), nil)[0] }
+		do(Command{Kind: KCreateInstrument, Instrument: &InstrumentSpec{Symbol: "BTC-USD", Category: "crypto", PriceDecimals: 1, QtyDecimals: 3, MaxLeverage: 20}})
+		do(Command{Kind: KDeposit, Account: long, Amount: "4000"})
+		do(Command{Kind: KDeposit, Account: short, Amount: "100000"})
+		do(Command{Kind: KIndex, IID: 1, Price: "60000"})
+		do(Command{Kind: KLeverage, Account: long, Leverages: []LeverageReq{{IID: 1, Lev: 10, Cross: true}}})
+		do(Command{Kind: KCreateOrders, Account: short, Orders: []OrderReq{{IID: 1, P: sp("60000"), Qty: "0.5"}}})
+		do(Command{Kind: KCreateOrders, Account: long, Orders: []OrderReq{{IID: 1, Buy: true, P: sp("60000"), Qty: "0.5"}}})
+		do(Command{Kind: KIndex, IID: 1, Price: "59000"})
+		do(Command{Kind: KLiqSweep})
+		for p := int64(533400); p > 533200; p-- {
+			m.inst[1].IndexTicks = p // six significant figures: below what the index command parses
+			if ev := do(Command{Kind: KLiqSweep}); len(ev.Fills) > 0 {
+				return p
+			}
+		}
+		return 0
+	}
+	full, cached := first(true), first(false)
+	if full != 533333 || cached != full {
+		t.Fatalf("first liquidating tick: full sweep %d, incremental %d, want 533333 for both", full, cached)
 	}
 }

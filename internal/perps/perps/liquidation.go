@@ -51,10 +51,17 @@ func (m *Machine) sweepPass(ts int64, ev *Event) {
 	for _, id := range m.instIDs { // every mark once per sweep
 		mk[id] = m.riskMarket(m.inst[id])
 	}
+	if !m.fullSweep {
+		m.marks = markTicks(mk, m.marks)
+	}
+	marks := m.marks
 	var ra risk.Account // one view, refilled per account
 	seq := func(yield func(*risk.Account) bool) { yield(&ra) }
 	var hits []risk.Hit
 	for aid := uint64(1); aid < m.nextAcct; aid++ { // account id order: deterministic
+		if m.safe(aid, marks) { // sweepcache.go
+			continue
+		}
 		a := m.byID[aid]
 		if a == nil || (!a.Liquidating && !hasPosition(a)) {
 			continue
@@ -80,6 +87,8 @@ func (m *Machine) sweepPass(ts int64, ev *Event) {
 		}
 		if a.Liquidating {
 			m.liquidate(a, mk, ts, ev) // liqexec.go
+		} else if len(hits) == 0 {
+			m.remember(a, mk)
 		}
 	}
 }

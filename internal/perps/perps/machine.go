@@ -63,6 +63,9 @@ type Machine struct {
 	fundPos   map[uint32]*Position // positions the insurance fund took over (liqexec.go)
 	liqOID    uint64               // the liquidation order being matched (liqexec.go; not state)
 	depth     []book.Level         // scratch of the at-fill check (atfill.go)
+	safeCache []safeEntry          // the incremental sweep's cache, by account id (sweepcache.go; not state)
+	marks     []int64              // the sweep's marks by instrument id (sweepcache.go)
+	fullSweep bool                 // value every account in every sweep (benchmark reference)
 
 	cur     uint32 // instrument of the book command being applied (for ReduceOnlyLimit)
 	bev     []book.Event
@@ -110,6 +113,7 @@ func (m *Machine) reset() {
 	m.orders = map[uint64]*Order{}
 	m.nextOID, m.nextTID, m.nextAcct, m.nextDep, m.lastTS = 1, 1, 1, 1, 0
 	m.insurance, m.nextFund, m.fundPos = 0, 1, nil
+	m.safeCache = nil // its entries point at the accounts being replaced
 	m.pend = nil
 	m.fl = m.initialFlight()
 	m.mode, m.modeRetry = "", 0
