@@ -33,6 +33,7 @@ const (
 	fkBackstop                    // the account's leg of a backstop: no fee, liq
 	fkADLBankrupt                 // the bankrupt side of a deleveraging: no fee, liq and adl
 	fkADL                         // a deleveraged counterparty: no fee, adl
+	fkSettle                      // a position closed by settlement (retire.go): no fee, no flag
 )
 
 func (k fillKind) liq() bool { return k == fkLiq || k == fkBackstop || k == fkADLBankrupt }

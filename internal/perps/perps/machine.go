@@ -149,7 +149,11 @@ func (m *Machine) Apply(seq uint64, ts int64, cmd []byte, out []Event) []Event {
 	case KDeposit:
 		m.deposit(c, ts, &ev)
 	case KIndex:
-		m.index(c, &ev)
+		m.index(c, ts, &ev)
+	case KCloseOnly:
+		m.closeOnly(c, ts, &ev)
+	case KSettle:
+		m.settle(c, ts, &ev)
 	case KCreateProxy:
 		m.createProxy(c, ts, &ev)
 	case KDeleteProxy:
@@ -281,7 +285,7 @@ func (m *Machine) deposit(c *Command, ts int64, ev *Event) {
 	m.nextDep++
 }
 
-func (m *Machine) index(c *Command, ev *Event) {
+func (m *Machine) index(c *Command, ts int64, ev *Event) {
 	in := m.inst[c.IID]
 	if in == nil {
 		ev.Err = "instrument_not_found"
@@ -293,6 +297,7 @@ func (m *Machine) index(c *Command, ev *Event) {
 		return
 	}
 	in.IndexTicks = int64(p)
+	in.indexed(ts, int64(p)) // retire.go
 }
 
 func (m *Machine) createProxy(c *Command, ts int64, ev *Event) {

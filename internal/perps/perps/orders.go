@@ -148,6 +148,9 @@ func (m *Machine) place(a *Account, r *OrderReq, ts int64, ev *Event) Ack {
 			return bad("duplicate_order")
 		}
 	}
+	if in.Settled {
+		return bad(ErrSettled)
+	}
 	if in.CloseOnly && !r.RO {
 		return bad("instrument_close_only")
 	}
@@ -201,7 +204,14 @@ func (m *Machine) enter(in *Instrument, o *Order, ts int64, ev *Event) {
 	if o.Ticks == 0 {
 		bc.Price = m.bandEdge(in, o.Buy) // 0: no band, a plain market order
 	}
-	if st := m.atFill(in, o, bc.Price); st != "" {
+	st := m.atFill(in, o, bc.Price)
+	switch { // retirement while the order was in flight (retire.go)
+	case in.Settled:
+		st = StSettled
+	case in.CloseOnly && !o.Reduce:
+		st = StCloseOnly
+	}
+	if st != "" {
 		m.finish(o, st, ts)
 		m.touch(o)
 		m.flush(ev)

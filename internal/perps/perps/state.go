@@ -30,8 +30,14 @@ type Instrument struct {
 	LastTicks     int64  `json:"last"`
 	OpenInterest  int64  `json:"oi"` // lots, sum of long sizes
 	CloseOnly     bool   `json:"close_only"`
-	Created       int64  `json:"created"`
-	Ticks         int64  `json:"ticks"` // book grid size: prices are 1..Ticks-1
+	// Retirement (retire.go): when close-only began, whether and at what
+	// price the instrument settled, and the index pushes of the last day.
+	CloseOnlyAt int64        `json:"co_at,omitempty"`
+	Settled     bool         `json:"settled,omitempty"`
+	SettlePrice int64        `json:"settle_px,omitempty"`
+	IndexHist   []IndexPoint `json:"ihist,omitempty"`
+	Created     int64        `json:"created"`
+	Ticks       int64        `json:"ticks"` // book grid size: prices are 1..Ticks-1
 
 	Trades   []Trade  `json:"trades"`  // newest last, bounded by maxTrades
 	Candles  []Candle `json:"candles"` // 1-minute candles, oldest first, bounded

@@ -22,7 +22,7 @@ import (
 // modify-coid, cancel-all, config, mode, tick, create-proxy, delete-proxy,
 // proxies, orders; for liquidation (liquidation-*.txt): index, leverage,
 // sweep, insurance, state (accounts' balance, position, flag and adl_index,
-// then the insurance fund). Accounts and proxies are short names; ts=N sets the
+// then the insurance fund); for retirement (retire.txt): close-only, settle. Accounts and proxies are short names; ts=N sets the
 // command's time (ms, default: the previous command's).
 
 var rewrite = flag.Bool("rewrite", false, "rewrite the transcripts' answers")
@@ -162,6 +162,10 @@ func (tr *transcript) run(directive string) (string, error) {
 		c = Command{Kind: KLiqSweep}
 	case "insurance":
 		c = Command{Kind: KInsurance, Amount: args["amount"]}
+	case "close-only":
+		c = Command{Kind: KCloseOnly, IID: 1}
+	case "settle":
+		c = Command{Kind: KSettle, IID: 1, Window: int64(num("win")), IndexWindow: int64(num("iwin"))}
 	case "state":
 		return tr.state(strings.Split(args["acct"], ",")), nil
 	case "proxies":
