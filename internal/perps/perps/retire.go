@@ -1,5 +1,7 @@
 package perps
 
+import "pmx/internal/perps/risk"
+
 // Market retirement (docs/perps-margin.md "Close-only and settlement"), the
 // contract's state table: trading → close-only (operator) → settled
 // (operator, after both windows). Both are journaled commands; the windows
@@ -119,13 +121,13 @@ func (m *Machine) settle(c *Command, ts int64, ev *Event) {
 		if p == nil || p.Size == 0 {
 			continue
 		}
-		pnl, ok := closePnL(in, p, px)
+		eq, ok := m.equityAfterClose(a, in, px)
 		if !ok {
 			ev.Err = ErrSettleInvalidState // exposure beyond what the arithmetic holds
 			return
 		}
-		if bal := a.Balance + pnl; bal < 0 { // |pnl| is bounded by the exposure limit: no overflow
-			deficits -= bal
+		if eq < 0 {
+			deficits -= eq
 		}
 	}
 	if p := m.fundPos[in.ID]; p != nil && p.Size != 0 {
@@ -149,17 +151,47 @@ func (m *Machine) settle(c *Command, ts int64, ev *Event) {
 		}
 		tid := m.nextTID
 		m.nextTID++
+		eq, _ := m.equityAfterClose(a, in, px) // checked above
 		m.posFill(a, in, 0, p.Size < 0, px, abs(p.Size), false, fkSettle, tid, ts, ev)
-		if a.Balance < 0 {
-			m.insurance = must(add(m.insurance, a.Balance))
-			m.auditCredit(a, -a.Balance)
-			a.Balance = 0
+		if eq < 0 { // the fund covers the deficit, no more: other positions' gains count first
+			m.insurance = must(add(m.insurance, eq))
+			m.auditCredit(a, -eq)
+			a.Balance = must(sub(a.Balance, eq))
 		}
 	}
 	if p := m.fundPos[in.ID]; p != nil && p.Size != 0 {
 		m.fundFill(in, p.Size < 0, px, abs(p.Size))
 	}
 	in.Settled, in.SettlePrice = true, px
+}
+
+// equityAfterClose is a's cross equity once its position in in is closed
+// at px, its other positions at their marks (without a mark for one of
+// them: its balance after the close alone).
+func (m *Machine) equityAfterClose(a *Account, in *Instrument, px int64) (int64, bool) {
+	pnl, ok := closePnL(in, a.Positions[in.ID], px)
+	if !ok {
+		return 0, false
+	}
+	bal, ok := add(a.Balance, pnl)
+	if !ok {
+		return 0, false
+	}
+	ra, mk := m.riskView(a, 0)
+	s, err := risk.Evaluate(&ra, mk)
+	if err != nil {
+		return bal, true
+	}
+	for _, pr := range s.Positions {
+		if pr.IID == in.ID {
+			eq, ok := sub(s.Equity, pr.UPnL)
+			if ok {
+				eq, ok = add(eq, pnl)
+			}
+			return eq, ok
+		}
+	}
+	return bal, true
 }
 
 // closePnL is the pnl (micro) of closing p at px.
