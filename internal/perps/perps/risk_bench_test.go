@@ -81,3 +81,30 @@ func benchSweep(b *testing.B, n int, mode string) {
 		}
 	}
 }
+
+// BenchmarkAtFill: the at-fill check of a taker buy (atfill.go) that would
+// take 10 ask levels, for an account holding a position.
+func BenchmarkAtFill(b *testing.B) {
+	m := New(Config{})
+	ts := int64(1000)
+	apply := func(c Command) Event { ts++; return m.Apply(0, ts, c.Encode(), nil)[0] }
+	apply(Command{Kind: KCreateInstrument, Instrument: &InstrumentSpec{Symbol: "BTC-USD", Category: "crypto", PriceDecimals: 1, QtyDecimals: 3, MaxLeverage: 20}})
+	apply(Command{Kind: KDeposit, Account: acA, Amount: "100000000"})
+	apply(Command{Kind: KDeposit, Account: acB, Amount: "100000000"})
+	apply(Command{Kind: KIndex, IID: 1, Price: "60000"})
+	for i := range 10 {
+		if ack := apply(Command{Kind: KCreateOrders, Account: acB, Orders: []OrderReq{{IID: 1, P: sp(fmt.Sprint(60000 + 10*i)), Qty: "0.1"}}}).Acks[0]; ack.Status != "ok" {
+			b.Fatalf("setup: %+v", ack)
+		}
+	}
+	a := m.accts[acA]
+	a.Positions[1] = &Position{Size: 500, Cost: 500 * 600000}
+	o := &Order{OID: 1 << 40, IID: 1, Account: acA, Buy: true, Ticks: 601000, Lots: 1000}
+	in := m.inst[1]
+	b.ReportAllocs()
+	for b.Loop() {
+		if st := m.atFill(in, o, o.Ticks); st != "" {
+			b.Fatal(st)
+		}
+	}
+}
