@@ -32,6 +32,8 @@ Operator commands over the admin listener (token read from DIR/admin.token).
   flight                                    show the perps in-flight windows in force
   clob ...                                  CLOB operator stand-ins (pmx admin clob for the list)
   insurance --amount D                      top up the perps insurance fund
+  close-only --instrument ID                put a perps market in close-only
+  settle --instrument ID                    settle a close-only perps market
 
 Each prints the server's JSON answer; a refused command exits non-zero.
 'pmx admin COMMAND -h' describes one command.
@@ -102,6 +104,8 @@ func adminCmd(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return c.do(ctx, "GET", "/admin/perps/flight", nil, stdout)
 	case rest[0] == "insurance":
 		return c.insurance(ctx, rest[1:], stdout, stderr)
+	case rest[0] == "close-only" || rest[0] == "settle":
+		return c.retire(ctx, rest[0], rest[1:], stdout, stderr)
 	}
 	fs.Usage()
 	return fmt.Errorf("admin: unknown command %q", strings.Join(rest, " "))
@@ -177,6 +181,19 @@ func (c *adminClient) insurance(ctx context.Context, args []string, stdout, stde
 		return errors.New("admin insurance: --amount is required")
 	}
 	return c.do(ctx, "POST", "/admin/perps/insurance", map[string]string{"amount": *amt}, stdout)
+}
+
+// retire puts an instrument in close-only or settles it.
+func (c *adminClient) retire(ctx context.Context, name string, args []string, stdout, stderr io.Writer) error {
+	fs := adminFlagSet(name)
+	iid := fs.Uint("instrument", 0, "instrument id (required)")
+	if err := parseFlags(fs, args, c.stdout, stderr); err != nil {
+		return err
+	}
+	if *iid == 0 {
+		return fmt.Errorf("admin %s: --instrument is required", name)
+	}
+	return c.do(ctx, "POST", "/admin/perps/"+name, map[string]any{"instrument_id": *iid}, stdout)
 }
 
 // mode shows or sets the perps trading mode.

@@ -30,6 +30,17 @@ Shows, or sets, the exchange-wide perps trading mode (journaled).
 Tops up the perps insurance fund by D pUSD (journaled); the answer carries the
 fund's balance.
 `,
+	"close-only": `Usage: pmx admin close-only --instrument ID
+
+Puts a perps market in close-only (journaled): orders that could add exposure
+are cancelled with status instrument_close_only; new orders must be reduce-only.
+`,
+	"settle": `Usage: pmx admin settle --instrument ID
+
+Settles a close-only perps market at the mean of its index window (pmx serve
+--perps-close-only-window, --perps-index-window): orders are cancelled with
+status instrument_settled and every position closes at that price.
+`,
 	"flight": `Usage: pmx admin flight
 
 Shows the perps in-flight windows in force (pmx serve --perps-*-delay).
@@ -40,7 +51,7 @@ Shows the perps in-flight windows in force (pmx serve --perps-*-delay).
 // its own (and so answers -h itself, listing them).
 func adminHasFlags(rest []string) bool {
 	switch rest[0] {
-	case "deposit", "index", "mode", "insurance":
+	case "deposit", "index", "mode", "insurance", "close-only", "settle":
 		return true
 	case "instruments":
 		return len(rest) > 1 && rest[1] == "create"

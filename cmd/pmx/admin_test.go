@@ -42,6 +42,10 @@ func TestAdminCommandsDrivePerpsThroughTheAdminListener(t *testing.T) {
 		{[]string{"insurance", "--amount", "2500"}, false, `"insurance": "2500"`},
 		{[]string{"insurance", "--amount", "0"}, true, "invalid amount"},
 		{[]string{"insurance"}, true, "required"},
+		{[]string{"settle", "--instrument", "1"}, true, "settlement_invalid_state"},
+		{[]string{"close-only", "--instrument", "1"}, false, `"status": "ok"`},
+		{[]string{"close-only", "--instrument", "9"}, true, "instrument_not_found"},
+		{[]string{"close-only"}, true, "required"},
 		{[]string{"frobnicate"}, true, "unknown command"},
 	}
 	for _, s := range steps {

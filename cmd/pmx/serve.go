@@ -149,7 +149,8 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 				ModifyDelay: cfg.PerpsModifyDelay, COIDWait: cfg.PerpsCOIDWait, NoHeldCancels: !cfg.PerpsHeldCancels,
 				KnownKeys: cmp.Or(cfg.PerpsKnownKeys, -1), FundingInterval: cfg.PerpsFundingInterval,
 				AutoCancelDaily: cfg.PerpsAutoCancelDaily,
-				Money:           perpsvc.MoneyOptions{BlockTime: cfg.PerpsBlockTime, WithdrawFee: cfg.PerpsWithdrawFee}})
+				CloseOnlyWindow: cfg.PerpsCloseOnlyWindow, IndexWindow: cfg.PerpsIndexWindow,
+				Money: perpsvc.MoneyOptions{BlockTime: cfg.PerpsBlockTime, WithdrawFee: cfg.PerpsWithdrawFee}})
 		})
 		if err != nil {
 			return err

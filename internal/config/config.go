@@ -56,6 +56,10 @@ type Serve struct {
 	// PerpsAutoCancelDaily: auto-cancel triggers allowed per account per UTC
 	// day. Default 1,000.
 	PerpsAutoCancelDaily int
+	// PerpsCloseOnlyWindow and PerpsIndexWindow: how long a market must be
+	// close-only, and how long a fresh index window must be, before it can
+	// settle. Default 30 minutes each.
+	PerpsCloseOnlyWindow, PerpsIndexWindow time.Duration
 	// PerpsBlockTime is the simulated chain's block interval (withdrawal and
 	// deposit confirmations); PerpsWithdrawFee the pUSD withdrawal fee.
 	PerpsBlockTime   time.Duration
@@ -94,6 +98,8 @@ func Defaults() Serve {
 
 		PerpsFundingInterval: time.Hour,
 		PerpsAutoCancelDaily: 1000,
+		PerpsCloseOnlyWindow: 30 * time.Minute,
+		PerpsIndexWindow:     30 * time.Minute,
 	}
 }
 
@@ -124,6 +130,8 @@ func (c *Serve) Bind(fs *flag.FlagSet, env func(string) string) {
 	dur(&c.PerpsTakerDelay, "perps-taker-delay", d.PerpsTakerDelay, "perps: extra wait of an order that would match on entry (production 20ms)")
 	dur(&c.PerpsModifyDelay, "perps-modify-delay", d.PerpsModifyDelay, "perps: how long a modify is pending (modify_already_pending meanwhile)")
 	dur(&c.PerpsFundingInterval, "perps-funding-interval", d.PerpsFundingInterval, "perps: how often funding settles (each settlement applies one hourly rate)")
+	dur(&c.PerpsCloseOnlyWindow, "perps-close-only-window", d.PerpsCloseOnlyWindow, "perps: continuous close-only time before a market may settle")
+	dur(&c.PerpsIndexWindow, "perps-index-window", d.PerpsIndexWindow, "perps: the fresh index window a settlement averages")
 	fs.IntVar(&c.PerpsAutoCancelDaily, "perps-auto-cancel-daily", int(envInt(env, "perps-auto-cancel-daily", int64(d.PerpsAutoCancelDaily))), "perps: auto-cancel triggers allowed per account per UTC day (env PMX_PERPS_AUTO_CANCEL_DAILY)")
 	dur(&c.PerpsCOIDWait, "perps-coid-wait", d.PerpsCOIDWait, "perps: how long a cancel by an unknown client order id waits for a racing create (production ~100ms)")
 	fs.IntVar(&c.PerpsKnownKeys, "perps-known-keys", int(envInt(env, "perps-known-keys", int64(d.PerpsKnownKeys))), "perps: no effect, kept for compatibility (the known-key shortcut was removed: libsecp256k1 recovery is faster; env PMX_PERPS_KNOWN_KEYS)")
@@ -166,6 +174,9 @@ func (c *Serve) Check() error {
 	}
 	if c.PerpsFundingInterval < time.Second || c.PerpsFundingInterval%time.Millisecond != 0 {
 		return fmt.Errorf("--perps-funding-interval %v: must be whole milliseconds, at least 1s", c.PerpsFundingInterval)
+	}
+	if c.PerpsCloseOnlyWindow < time.Millisecond || c.PerpsIndexWindow < time.Millisecond {
+		return fmt.Errorf("--perps-close-only-window and --perps-index-window: at least 1ms")
 	}
 	if c.PerpsAutoCancelDaily < 1 {
 		return fmt.Errorf("--perps-auto-cancel-daily %d: must be 1 or more", c.PerpsAutoCancelDaily)

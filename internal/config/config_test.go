@@ -139,3 +139,16 @@ func TestPerpsAutoCancelDailyFlag(t *testing.T) {
 		t.Error("0 accepted")
 	}
 }
+
+func TestPerpsRetireWindowFlags(t *testing.T) {
+	if d := Defaults(); d.PerpsCloseOnlyWindow != 30*time.Minute || d.PerpsIndexWindow != 30*time.Minute {
+		t.Fatalf("defaults %v %v", d.PerpsCloseOnlyWindow, d.PerpsIndexWindow)
+	}
+	c, err := Parse([]string{"--perps-close-only-window", "2s", "--perps-index-window", "3s"})
+	if err != nil || c.PerpsCloseOnlyWindow != 2*time.Second || c.PerpsIndexWindow != 3*time.Second {
+		t.Fatalf("parsed %v %v %v", c.PerpsCloseOnlyWindow, c.PerpsIndexWindow, err)
+	}
+	if _, err := Parse([]string{"--perps-index-window", "0s"}); err == nil {
+		t.Error("0 accepted")
+	}
+}

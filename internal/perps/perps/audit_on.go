@@ -89,6 +89,9 @@ func (m *Machine) check() error {
 			oi[iid] += max(p.Size, 0)
 		}
 	}
+	for iid, p := range m.fundPos { // the insurance fund's positions (liqexec.go)
+		oi[iid] += max(p.Size, 0)
+	}
 	for oid, o := range m.orders {
 		if !o.Terminal && !m.accts[o.Account].Open[oid] {
 			return fmt.Errorf("order %d is %s but not in its account's open orders", oid, o.Status)

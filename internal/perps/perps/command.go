@@ -52,6 +52,9 @@ type Command struct {
 	// daily trigger limit in force.
 	Deadline   int64 `json:"dl,omitempty"`
 	DailyLimit int64 `json:"dlim,omitempty"`
+	// KSettle (retire.go): the close-only and index windows in force (ms).
+	Window      int64 `json:"win,omitempty"`
+	IndexWindow int64 `json:"iwin,omitempty"`
 	// Money out (withdraw.go, transfer.go).
 	WID      uint64 `json:"wid,omitempty"`
 	Status   string `json:"st,omitempty"`

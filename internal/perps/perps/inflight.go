@@ -141,7 +141,9 @@ func (m *Machine) processDue(ts int64, ev *Event) {
 // failure ends it, else it proceeds as if accepted at its Due.
 func (m *Machine) riskStep(in *Instrument, o *Order, ts int64, ev *Event) {
 	at, a, st := o.Due, m.accts[o.Account], ""
-	if in.CloseOnly && !o.Reduce {
+	if in.Settled {
+		st = StSettled
+	} else if in.CloseOnly && !o.Reduce {
 		st = StCloseOnly
 	} else {
 		st = m.RiskCheck(a, in, o.Buy, o.Ticks, o.Lots, o.Reduce) // o.Risk still set: o reserves nothing yet

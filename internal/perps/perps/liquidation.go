@@ -6,9 +6,9 @@ import "pmx/internal/perps/risk"
 // submits a sweep after commands that can move marks or positions (SweepDue);
 // the sweep flags every account whose equity fell below maintenance margin,
 // cancels its resting orders (in-flight ones answer order_in_flight and are
-// refused at their risk step: the flag blocks new orders), and clears the
-// flag once equity is back at initial margin or no position is left. The
-// market, backstop and ADL steps are not executed yet.
+// refused at their risk step: the flag blocks new orders), runs the
+// liquidation steps (liqexec.go) and clears the flag once equity is back at
+// initial margin or no position is left.
 const (
 	KLiqSweep  = "liquidationSweep"
 	KInsurance = "insurance" // Amount: operator top-up of the insurance fund
@@ -29,15 +29,39 @@ func (m *Machine) FlaggedAccounts() []string {
 	return out
 }
 
+// maxSweepPasses bounds the passes of one sweep command.
+const maxSweepPasses = 16
+
+// sweep passes over every account until a pass executes no liquidation
+// fill: a liquidation moves other accounts too (its trades move the mark,
+// ADL books losses on counterparties), including ones the pass already
+// looked at.
 func (m *Machine) sweep(ts int64, ev *Event) {
+	for range maxSweepPasses {
+		n := len(ev.Fills)
+		m.sweepPass(ts, ev)
+		if len(ev.Fills) == n {
+			return
+		}
+	}
+}
+
+func (m *Machine) sweepPass(ts int64, ev *Event) {
 	mk := make(risk.Markets, len(m.instIDs))
 	for _, id := range m.instIDs { // every mark once per sweep
 		mk[id] = m.riskMarket(m.inst[id])
 	}
+	if !m.fullSweep {
+		m.marks = markTicks(mk, m.marks)
+	}
+	marks := m.marks
 	var ra risk.Account // one view, refilled per account
 	seq := func(yield func(*risk.Account) bool) { yield(&ra) }
 	var hits []risk.Hit
 	for aid := uint64(1); aid < m.nextAcct; aid++ { // account id order: deterministic
+		if m.safe(aid, marks) { // sweepcache.go
+			continue
+		}
 		a := m.byID[aid]
 		if a == nil || (!a.Liquidating && !hasPosition(a)) {
 			continue
@@ -60,6 +84,11 @@ func (m *Machine) sweep(ts int64, ev *Event) {
 				}
 				a.Liquidating = true
 			}
+		}
+		if a.Liquidating {
+			m.liquidate(a, mk, ts, ev) // liqexec.go
+		} else if len(hits) == 0 {
+			m.remember(a, mk)
 		}
 	}
 }

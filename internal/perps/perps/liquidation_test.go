@@ -2,13 +2,15 @@ package perps
 
 import "testing"
 
-// TestSweepFlagsAccountsBelowMaintenanceAndCancelsTheirOrders: the worked
-// example of docs/perps-risk.md "Margin" (4,000 collateral, 10×, long 0.5 at
-// 60,000, fee-free): at mark 53,000 equity 500 < MM 662.5, so the sweep
-// flags the account and cancels its resting orders; the flag blocks new
-// orders; at 57,000 (margin call) it stays flagged; back at 60,000 (equity
-// ≥ IM) the flag clears.
-func TestSweepFlagsAccountsBelowMaintenanceAndCancelsTheirOrders(t *testing.T) {
+// TestSweepLiquidatesAccountsBelowMaintenanceAndCancelsTheirOrders: the
+// worked example of docs/perps-risk.md "Margin" (4,000 collateral, 10×, long
+// 0.5 at 60,000, fee-free): at marks 59,000 and 53,500 nothing happens; at
+// 53,000 equity 500 < MM 662.5, so the sweep flags the account, cancels its
+// resting orders and liquidates it in the same command: the book is empty
+// and so is the insurance fund, so the long is deleveraged against the
+// only short at its bankruptcy price (52,000), and the flag clears with the
+// position gone.
+func TestSweepLiquidatesAccountsBelowMaintenanceAndCancelsTheirOrders(t *testing.T) {
 	const long, short = "0x00000000000000000000000000000000000000aa", "0x00000000000000000000000000000000000000bb"
 	m := New(Config{})
 	m.cfg.MakerPPM, m.cfg.TakerPPM = 0, 0 // fee-free, so the equity is the worked example's
@@ -33,32 +35,29 @@ func TestSweepFlagsAccountsBelowMaintenanceAndCancelsTheirOrders(t *testing.T) {
 	if m.accts[long].Balance != 4000_000000 || m.accts[long].Positions[1].Size != 500 {
 		t.Fatalf("setup: balance %d position %+v", m.accts[long].Balance, m.accts[long].Positions[1])
 	}
-	for _, c := range []struct {
-		index   string
-		flagged bool
-	}{
-		{"59000", false}, {"53500", false}, {"53000", true}, {"57000", true}, {"60000", false},
-	} {
-		do(Command{Kind: KIndex, IID: 1, Price: c.index})
-		if !m.SweepDue() {
-			t.Fatal("an index change leaves no sweep due")
+	for _, index := range []string{"59000", "53500"} {
+		do(Command{Kind: KIndex, IID: 1, Price: index})
+		if ev := do(Command{Kind: KLiqSweep}); len(ev.Fills) != 0 || len(ev.Orders) != 0 || m.accts[long].Liquidating {
+			t.Fatalf("mark %s: sweep acted: %+v", index, ev)
 		}
-		do(Command{Kind: KLiqSweep})
-		if got := m.accts[long].Liquidating; got != c.flagged {
-			t.Fatalf("mark %s: flagged %v, want %v", c.index, got, c.flagged)
-		}
-		if m.accts[short].Liquidating {
-			t.Fatalf("mark %s: the short is flagged", c.index)
-		}
-		if c.index == "53000" {
-			if o := m.orders[rest.OID]; o.Status != StCancelled {
-				t.Fatalf("resting order after the flag: %+v", o)
-			}
-			ack := do(Command{Kind: KCreateOrders, Account: long, Orders: []OrderReq{{IID: 1, P: sp("53000"), Qty: "0.1", RO: true}}}).Acks[0]
-			if ack.Error != "account_liquidating" {
-				t.Fatalf("order while flagged: %+v", ack)
-			}
-		}
+	}
+	do(Command{Kind: KIndex, IID: 1, Price: "53000"})
+	if !m.SweepDue() {
+		t.Fatal("an index change leaves no sweep due")
+	}
+	ev := do(Command{Kind: KLiqSweep})
+	if o := m.orders[rest.OID]; o.Status != StCancelled {
+		t.Fatalf("resting order of the liquidated account: %+v", o)
+	}
+	if len(ev.Fills) != 2 || !ev.Fills[0].Fill.Liq || !ev.Fills[0].Fill.ADL || ev.Fills[1].Fill.Liq || !ev.Fills[1].Fill.ADL ||
+		ev.Fills[0].Fill.P != "52000" || ev.Fills[1].Account != short {
+		t.Fatalf("deleveraging fills: %+v", ev.Fills)
+	}
+	if a := m.accts[long]; a.Liquidating || hasPosition(a) || a.Balance != 0 {
+		t.Fatalf("after liquidation: flagged %v balance %d positions %+v", a.Liquidating, a.Balance, a.Positions)
+	}
+	if b := m.accts[short]; b.Balance != 104000_000000 || hasPosition(b) {
+		t.Fatalf("the short after deleveraging: balance %d positions %+v", b.Balance, b.Positions)
 	}
 }
 

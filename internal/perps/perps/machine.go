@@ -56,10 +56,16 @@ type Machine struct {
 	nextDep  uint64
 	lastTS   int64
 
-	insurance int64  // insurance fund (micro): funding dust, top-ups (funding.go)
-	nextFund  uint64 // next funding charge id
-	sweepDue  bool   // a liquidation sweep may find something (liquidation.go; not state)
-	cancelSt  string // status of cancels while the engine cancels on an account's behalf (autocancel.go)
+	insurance int64                // insurance fund (micro): funding dust, top-ups (funding.go)
+	nextFund  uint64               // next funding charge id
+	sweepDue  bool                 // a liquidation sweep may find something (liquidation.go; not state)
+	cancelSt  string               // status of cancels while the engine cancels on an account's behalf (autocancel.go)
+	fundPos   map[uint32]*Position // positions the insurance fund took over (liqexec.go)
+	liqOID    uint64               // the liquidation order being matched (liqexec.go; not state)
+	depth     []book.Level         // scratch of the at-fill check (atfill.go)
+	safeCache []safeEntry          // the incremental sweep's cache, by account id (sweepcache.go; not state)
+	marks     []int64              // the sweep's marks by instrument id (sweepcache.go)
+	fullSweep bool                 // value every account in every sweep (benchmark reference)
 
 	cur     uint32 // instrument of the book command being applied (for ReduceOnlyLimit)
 	bev     []book.Event
@@ -110,7 +116,8 @@ func (m *Machine) reset() {
 	m.proxies = map[string]*Proxy{}
 	m.orders = map[uint64]*Order{}
 	m.nextOID, m.nextTID, m.nextAcct, m.nextDep, m.lastTS = 1, 1, 1, 1, 0
-	m.insurance, m.nextFund = 0, 1
+	m.insurance, m.nextFund, m.fundPos = 0, 1, nil
+	m.safeCache = nil // its entries point at the accounts being replaced
 	m.pend = nil
 	m.fl = m.initialFlight()
 	m.mode, m.modeRetry = "", 0
@@ -149,7 +156,11 @@ func (m *Machine) Apply(seq uint64, ts int64, cmd []byte, out []Event) []Event {
 	case KDeposit:
 		m.deposit(c, ts, &ev)
 	case KIndex:
-		m.index(c, &ev)
+		m.index(c, ts, &ev)
+	case KCloseOnly:
+		m.closeOnly(c, ts, &ev)
+	case KSettle:
+		m.settle(c, ts, &ev)
 	case KCreateProxy:
 		m.createProxy(c, ts, &ev)
 	case KDeleteProxy:
@@ -286,7 +297,7 @@ func (m *Machine) deposit(c *Command, ts int64, ev *Event) {
 	m.nextDep++
 }
 
-func (m *Machine) index(c *Command, ev *Event) {
+func (m *Machine) index(c *Command, ts int64, ev *Event) {
 	in := m.inst[c.IID]
 	if in == nil {
 		ev.Err = "instrument_not_found"
@@ -298,6 +309,7 @@ func (m *Machine) index(c *Command, ev *Event) {
 		return
 	}
 	in.IndexTicks = int64(p)
+	in.indexed(ts, int64(p)) // retire.go
 }
 
 func (m *Machine) createProxy(c *Command, ts int64, ev *Event) {

@@ -148,6 +148,9 @@ func (m *Machine) place(a *Account, r *OrderReq, ts int64, ev *Event) Ack {
 			return bad("duplicate_order")
 		}
 	}
+	if in.Settled {
+		return bad(ErrSettled)
+	}
 	if in.CloseOnly && !r.RO {
 		return bad("instrument_close_only")
 	}
@@ -193,10 +196,27 @@ func (m *Machine) place(a *Account, r *OrderReq, ts int64, ev *Event) Ack {
 	return ack
 }
 
-// enter puts o into its book (matching as a taker first).
+// enter puts o into its book (matching as a taker first), after the price
+// band and the at-fill check (atfill.go).
 func (m *Machine) enter(in *Instrument, o *Order, ts int64, ev *Event) {
 	bc := book.Command{Op: book.OpAdd, Time: ts * 1e6, Book: in.ID, OID: o.OID, Owner: m.accts[o.Account].ID,
 		Price: o.Ticks, Qty: o.Lots}
+	if o.Ticks == 0 {
+		bc.Price = m.bandEdge(in, o.Buy) // 0: no band, a plain market order
+	}
+	st := m.atFill(in, o, bc.Price)
+	switch { // retirement while the order was in flight (retire.go)
+	case in.Settled:
+		st = StSettled
+	case in.CloseOnly && !o.Reduce:
+		st = StCloseOnly
+	}
+	if st != "" {
+		m.finish(o, st, ts)
+		m.touch(o)
+		m.flush(ev)
+		return
+	}
 	if !o.Buy {
 		bc.Side = book.Sell
 	}
@@ -212,7 +232,7 @@ func (m *Machine) enter(in *Instrument, o *Order, ts int64, ev *Event) {
 	if o.Reduce {
 		bc.Flags |= book.ReduceOnly
 	}
-	if o.Ticks == 0 {
+	if bc.Price == 0 {
 		bc.Flags |= book.Market
 	}
 	m.touch(o)
@@ -379,44 +399,25 @@ func (m *Machine) fill(in *Instrument, o *Order, buy bool, ticks, lots int64, ta
 	}
 	m.touch(o)
 
+	kind := fkTrade
+	if taker && o.OID == m.liqOID {
+		kind = fkLiq
+	}
+	m.posFill(a, in, o.OID, buy, ticks, lots, taker, kind, tid, ts, ev)
+}
+
+// posFill books one side of a fill on a's position (liqexec.go: liquidation,
+// backstop and ADL fills have no order, oid 0, or their own fees).
+func (m *Machine) posFill(a *Account, in *Instrument, oid uint64, buy bool, ticks, lots int64, taker bool, kind fillKind, tid uint64, ts int64, ev *Event) {
 	p := a.Positions[in.ID]
 	if p == nil {
 		p = &Position{}
 		a.Positions[in.ID] = p
 	}
 	prevSize, prevCost := p.Size, p.Cost
-	signed := lots
-	if !buy {
-		signed = -lots
-	}
 	// Checked throughout; the exposure bound (exposure.go) that every
 	// order passed guarantees each result fits, so must never fires.
-	var pnl int64 // tick×lot units
-	if p.Size == 0 || (p.Size > 0) == buy {
-		p.Size = must(add(p.Size, signed))
-		p.Cost = must(add(p.Cost, must(notional(ticks, lots))))
-	} else {
-		closeQ := min(lots, abs(p.Size))
-		removed := must(mulDiv(p.Cost, closeQ, abs(p.Size)))
-		if p.Size > 0 {
-			pnl = must(sub(must(notional(ticks, closeQ)), removed))
-		} else {
-			pnl = must(sub(removed, must(notional(ticks, closeQ))))
-		}
-		p.Cost -= removed
-		if p.Size > 0 {
-			p.Size -= closeQ
-		} else {
-			p.Size += closeQ
-		}
-		if rest := lots - closeQ; rest > 0 {
-			p.Size = signed / lots * rest
-			p.Cost = must(notional(ticks, rest))
-		}
-		if p.Size == 0 {
-			p.Cost = 0
-		}
-	}
+	pnl := applyPos(p, buy, ticks, lots) // tick×lot units
 	in.OpenInterest = satAdd(in.OpenInterest, max(p.Size, 0)-max(prevSize, 0))
 	pnlMicro := must(tickLotsToMicro(pnl, in.PriceDecimals, in.QtyDecimals))
 	nMicro := must(valueMicro(in, ticks, lots))
@@ -424,9 +425,14 @@ func (m *Machine) fill(in *Instrument, o *Order, buy bool, ticks, lots int64, ta
 	if taker {
 		ppm = m.cfg.TakerPPM
 	}
-	f := must(fee(nMicro, ppm))
 	p.Realized = must(add(p.Realized, pnlMicro))
-	a.Balance = must(add(a.Balance, must(sub(pnlMicro, f))))
+	a.Balance = must(add(a.Balance, pnlMicro))
+	f, toFund := must(fee(nMicro, ppm)), int64(0)
+	if kind != fkTrade {
+		f, toFund = m.liqFees(a, nMicro, kind)
+	}
+	a.Balance = must(sub(a.Balance, f))
+	m.insurance = must(add(m.insurance, toFund))
 	m.auditCredit(a, pnlMicro-f)
 	m.booked(a, ts, pnlMicro-f)
 	m.referralFee(a, f, nMicro, ts)
@@ -445,8 +451,8 @@ func (m *Machine) fill(in *Instrument, o *Order, buy bool, ticks, lots int64, ta
 	} else {
 		d.Maker = satAdd(d.Maker, nMicro)
 	}
-	fl := Fill{TID: tid, OID: o.OID, IID: in.ID, Buy: buy, Ticks: ticks, Lots: lots, Taker: taker, Fee: f,
-		PrevSize: prevSize, PrevCost: prevCost, PnL: pnlMicro, TS: ts}
+	fl := Fill{TID: tid, OID: oid, IID: in.ID, Buy: buy, Ticks: ticks, Lots: lots, Taker: taker, Fee: f,
+		PrevSize: prevSize, PrevCost: prevCost, PnL: pnlMicro, TS: ts, Liq: kind.liq(), ADL: kind.adl(), ToFund: toFund}
 	a.Fills = append(a.Fills, fl)
 	if len(a.Fills) > 2*maxHistory {
 		a.Fills = append([]Fill(nil), a.Fills[len(a.Fills)-maxHistory:]...)

@@ -1,11 +1,15 @@
 package perps
 
-import "sort"
+import (
+	"sort"
 
-// Portfolio is the private portfolio snapshot (perps.md §5). Until the margin
-// issue, maintenance margin is half the initial margin and the liquidation
-// price is not computed ("0"); the mark is the book mid, else the index, else
-// the last trade, else the entry price.
+	"pmx/internal/perps/risk"
+)
+
+// Portfolio is the private portfolio snapshot (perps.md §5). The mark is the
+// risk engine's (riskview.go), else the book mid, the index, the last trade
+// or the entry price; maintenance margin and the liquidation price are the
+// risk engine's (docs/perps-risk.md "Margin").
 type Portfolio struct {
 	Positions     []PortfolioPosition `json:"positions"`
 	Margin        MarginSummary       `json:"margin"`
@@ -64,6 +68,7 @@ func (m *Machine) PortfolioOf(addr string, nowMs int64) Portfolio {
 	a := m.accts[addr]
 	out.InLiquidation = a != nil && a.Liquidating
 	var bal, upnlSum, imSum, mmSum, valSum int64
+	var marks, mms []int64 // per position, in out.Positions order
 	if a != nil {
 		bal = a.Balance
 		ids := make([]uint32, 0, len(a.Positions))
@@ -77,7 +82,11 @@ func (m *Machine) PortfolioOf(addr string, nowMs int64) Portfolio {
 			p, in := a.Positions[id], m.inst[id]
 			g := in.grid()
 			lev := m.leverage(a, in)
-			mark := m.markTicks(in, p)
+			mark := m.mark(in)
+			if mark <= 0 || mark >= in.Ticks { // an index off the grid is no mark
+				mark = m.markTicks(in, p)
+			}
+			marks = append(marks, mark)
 			// Within the account's exposure bound (exposure.go): every sum fits.
 			val := must(valueMicro(in, mark, p.Size))
 			cost := must(tickLotsToMicro(p.Cost, in.PriceDecimals, in.QtyDecimals))
@@ -86,7 +95,8 @@ func (m *Machine) PortfolioOf(addr string, nowMs int64) Portfolio {
 				upnl = cost - val
 			}
 			im := val / lev
-			mm := im / 2
+			mm := ceilDiv(val, 2*in.MaxLeverage) // MMR = 0.5 / max leverage
+			mms = append(mms, mm)
 			roe := "0"
 			if im > 0 {
 				roe = ratio(upnl, im, 0)
@@ -96,9 +106,9 @@ func (m *Machine) PortfolioOf(addr string, nowMs int64) Portfolio {
 				size = "-" + size
 			}
 			out.Positions = append(out.Positions, PortfolioPosition{ID: id, Symbol: in.Symbol, Size: size,
-				EntryPrice: ratio(p.Cost, abs(p.Size), in.PriceDecimals), Leverage: lev,
+				EntryPrice: ratio(p.Cost, abs(p.Size), in.PriceDecimals), Leverage: lev, Cross: a.Cross[id],
 				InitialMargin: FormatMicro(im), MaintenanceMargin: FormatMicro(mm), PositionValue: FormatMicro(val),
-				LiquidationPrice: "0", UnrealizedPnL: FormatMicro(upnl), ReturnOnEquity: roe, CumulativeFunding: "0"})
+				LiquidationPrice: "0", UnrealizedPnL: FormatMicro(upnl), ReturnOnEquity: roe, CumulativeFunding: "0", ADLIndex: m.adlIndex(a, id)})
 			upnlSum = must(add(upnlSum, upnl))
 			imSum = must(add(imSum, im))
 			mmSum = must(add(mmSum, mm))
@@ -113,9 +123,22 @@ func (m *Machine) PortfolioOf(addr string, nowMs int64) Portfolio {
 		}
 	}
 	tav := must(add(bal, upnlSum))
+	for i := range out.Positions { // each position's price at which the account reaches maintenance
+		pp := &out.Positions[i]
+		in, p := m.inst[pp.ID], a.Positions[pp.ID]
+		mt := m.riskMarket(in)
+		mt.Mark = marks[i]
+		x, err := risk.LiquidationPrice(&risk.Position{IID: pp.ID, Size: p.Size, Cost: p.Cost}, mt, tav, mmSum-mms[i])
+		if err == nil && x > 0 {
+			pp.LiquidationPrice = in.grid().FormatPrice(fixedPrice(x))
+		}
+	}
 	avail := max(must(sub(tav, imSum)), 0)
 	out.Margin = MarginSummary{TotalAccountValue: FormatMicro(tav), AvailableOrderMargin: FormatMicro(avail),
 		TotalInitialMargin: FormatMicro(imSum), TotalMaintenanceMargin: FormatMicro(mmSum), TotalPositionValue: FormatMicro(valSum)}
 	out.Withdrawable = FormatMicro(m.withdrawable(addr, nowMs)) // risk.Withdrawable
 	return out
 }
+
+// ceilDiv is ⌈a/b⌉ for a ≥ 0, b > 0.
+func ceilDiv(a, b int64) int64 { return (a + b - 1) / b }

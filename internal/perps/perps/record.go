@@ -104,6 +104,8 @@ func (c *Command) Encode() []byte {
 	c.encodeLeverages(&w)
 	w.int(tDeadline, c.Deadline)
 	w.int(tDailyLimit, c.DailyLimit)
+	w.int(tWindow, c.Window)
+	w.int(tIndexWindow, c.IndexWindow)
 	c.encodeMoney(&w)
 	return w
 }
@@ -185,6 +187,10 @@ func DecodeCommand(b []byte) (*Command, error) {
 			c.Deadline = r.v()
 		case tDailyLimit:
 			c.DailyLimit = r.v()
+		case tWindow:
+			c.Window = r.v()
+		case tIndexWindow:
+			c.IndexWindow = r.v()
 		default:
 			if !c.decodeMoney(tag, &r) {
 				r.fail()

@@ -15,7 +15,7 @@ func TestRecordKnowsEveryField(t *testing.T) {
 		v    any
 		want string
 	}{
-		{Command{}, "Kind Account Replay Orders Modifies OIDs COIDs IID Instrument Proxy Amount Price Flight Mode RetryAfter On Leverages Deadline DailyLimit WID Status Fee To Label Required"},
+		{Command{}, "Kind Account Replay Orders Modifies OIDs COIDs IID Instrument Proxy Amount Price Flight Mode RetryAfter On Leverages Deadline DailyLimit Window IndexWindow WID Status Fee To Label Required"},
 		{LeverageReq{}, "IID Lev Cross"},
 		{OrderReq{}, "IID Buy P Qty TIF PO RO C TR"},
 		{ModifyReq{}, "OID COID P Qty"},
@@ -64,6 +64,8 @@ var recordCommands = []*Command{
 	{Kind: KWithdrawStatus, WID: 1<<64 - 1, Status: WFailed},
 	{Kind: KBlock},
 	{Kind: KTransfer, Account: acA, To: acB, Amount: "1.5", Label: "é\x00"},
+	{Kind: KCloseOnly, IID: 2},
+	{Kind: KSettle, IID: 2, Window: 1800000, IndexWindow: -1},
 	{},
 }
 

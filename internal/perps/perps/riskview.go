@@ -19,13 +19,18 @@ import (
 // liqFeePPM is liquidation_fee ("0.025", perps.md §10).
 const liqFeePPM = 25_000
 
-// riskMarket is in with its mark.
+// riskMarket is in with its mark, and the price band when in has an index
+// (atfill.go).
 func (m *Machine) riskMarket(in *Instrument) *risk.Market {
-	return &risk.Market{
+	mt := &risk.Market{
 		Instrument: risk.Instrument{ID: in.ID, Grid: risk.Grid{PriceDecimals: in.PriceDecimals, QtyDecimals: in.QtyDecimals},
 			MaxLeverage: in.MaxLeverage, LiqFeePPM: liqFeePPM},
 		Mark: m.mark(in),
 	}
+	if in.IndexTicks > 0 {
+		mt.BandPPM = bandPPM
+	}
+	return mt
 }
 
 // mark is in's mark price in ticks (risk.MarkPrice: the index, the book and

@@ -34,8 +34,9 @@ type state struct {
 	CCsDone   []*COIDWait   `json:"ccs_done,omitempty"`
 	NextCC    uint64        `json:"next_cc,omitempty"`
 	// Risk state (funding.go); absent when zero.
-	Insurance int64  `json:"insurance,omitempty"`
-	NextFund  uint64 `json:"next_fund,omitempty"`
+	Insurance int64                `json:"insurance,omitempty"`
+	NextFund  uint64               `json:"next_fund,omitempty"`
+	FundPos   map[uint32]*Position `json:"fund_pos,omitempty"` // liqexec.go
 	// Money out (withdraw.go); absent when empty.
 	Withdrawals []*Withdrawal `json:"withdrawals,omitempty"`
 	Transfers   []*Transfer   `json:"transfers,omitempty"`
@@ -53,7 +54,7 @@ func (m *Machine) encode() []byte {
 	if m.ccs.next > 1 {
 		s.NextCC = m.ccs.next
 	}
-	s.Insurance = m.insurance
+	s.Insurance, s.FundPos = m.insurance, m.fundPos
 	if m.nextFund > 1 {
 		s.NextFund = m.nextFund
 	}
@@ -136,7 +137,7 @@ func (m *Machine) Restore(r io.Reader) error {
 	if s.NextCC > 0 {
 		m.ccs.next = s.NextCC
 	}
-	m.insurance, m.sweepDue = s.Insurance, true
+	m.insurance, m.sweepDue, m.fundPos = s.Insurance, true, s.FundPos
 	if s.NextFund > 0 {
 		m.nextFund = s.NextFund
 	}

@@ -30,8 +30,14 @@ type Instrument struct {
 	LastTicks     int64  `json:"last"`
 	OpenInterest  int64  `json:"oi"` // lots, sum of long sizes
 	CloseOnly     bool   `json:"close_only"`
-	Created       int64  `json:"created"`
-	Ticks         int64  `json:"ticks"` // book grid size: prices are 1..Ticks-1
+	// Retirement (retire.go): when close-only began, whether and at what
+	// price the instrument settled, and the index pushes of the last day.
+	CloseOnlyAt int64        `json:"co_at,omitempty"`
+	Settled     bool         `json:"settled,omitempty"`
+	SettlePrice int64        `json:"settle_px,omitempty"`
+	IndexHist   []IndexPoint `json:"ihist,omitempty"`
+	Created     int64        `json:"created"`
+	Ticks       int64        `json:"ticks"` // book grid size: prices are 1..Ticks-1
 
 	Trades   []Trade  `json:"trades"`  // newest last, bounded by maxTrades
 	Candles  []Candle `json:"candles"` // 1-minute candles, oldest first, bounded
@@ -204,4 +210,9 @@ type Fill struct {
 	PrevCost int64  `json:"pcost"`
 	PnL      int64  `json:"pnl"` // micro realized
 	TS       int64  `json:"ts"`
+	// Liquidation (liqexec.go): the fill's flags and the part of Fee that
+	// went to the insurance fund (the rest is the venue's).
+	Liq    bool  `json:"liq,omitempty"`
+	ADL    bool  `json:"adl,omitempty"`
+	ToFund int64 `json:"lf,omitempty"`
 }

@@ -20,7 +20,9 @@ import (
 //
 // Directives: instrument, deposit, place, cancel, cancel-coid, modify,
 // modify-coid, cancel-all, config, mode, tick, create-proxy, delete-proxy,
-// proxies, orders. Accounts and proxies are short names; ts=N sets the
+// proxies, orders; for liquidation (liquidation-*.txt): index, leverage,
+// sweep, insurance, state (accounts' balance, position, flag and adl_index,
+// then the insurance fund); for retirement (retire.txt): close-only, settle. Accounts and proxies are short names; ts=N sets the
 // command's time (ms, default: the previous command's).
 
 var rewrite = flag.Bool("rewrite", false, "rewrite the transcripts' answers")
@@ -152,6 +154,20 @@ func (tr *transcript) run(directive string) (string, error) {
 		c.Kind, c.Proxy = KCreateProxy, &Proxy{Addr: addr(args["proxy"]), ExpiryMs: int64(num("expiry"))}
 	case "delete-proxy":
 		c.Kind, c.Proxy = KDeleteProxy, &Proxy{Addr: addr(args["proxy"])}
+	case "index":
+		c = Command{Kind: KIndex, IID: 1, Price: args["p"]}
+	case "leverage":
+		c.Kind, c.Leverages = KLeverage, []LeverageReq{{IID: 1, Lev: int64(num("lev")), Cross: args["cross"] != ""}}
+	case "sweep":
+		c = Command{Kind: KLiqSweep}
+	case "insurance":
+		c = Command{Kind: KInsurance, Amount: args["amount"]}
+	case "close-only":
+		c = Command{Kind: KCloseOnly, IID: 1}
+	case "settle":
+		c = Command{Kind: KSettle, IID: 1, Window: int64(num("win")), IndexWindow: int64(num("iwin"))}
+	case "state":
+		return tr.state(strings.Split(args["acct"], ",")), nil
 	case "proxies":
 		return tr.proxies(), nil
 	case "orders":
@@ -209,8 +225,15 @@ func render(ev Event) string {
 		if f.Fill.Taker {
 			role = "taker"
 		}
-		l = append(l, fmt.Sprintf("fill: %s oid=%d %s %s %s@%s fee=%s pnl=%s", strings.TrimPrefix(f.Account, "0x"),
-			f.Fill.OID, role, f.Fill.Side, f.Fill.Qty, f.Fill.P, f.Fill.Fee, f.Fill.PnL))
+		s := fmt.Sprintf("fill: %s oid=%d %s %s %s@%s fee=%s pnl=%s", strings.TrimPrefix(f.Account, "0x"),
+			f.Fill.OID, role, f.Fill.Side, f.Fill.Qty, f.Fill.P, f.Fill.Fee, f.Fill.PnL)
+		if f.Fill.Liq {
+			s += " liq"
+		}
+		if f.Fill.ADL {
+			s += " adl"
+		}
+		l = append(l, s)
 	}
 	if len(l) == 0 {
 		return "ok"
@@ -246,4 +269,26 @@ func (tr *transcript) orders(acct string) string {
 		return "none"
 	}
 	return strings.Join(l, "\n")
+}
+
+// state is each account's balance, position (size@entry), liquidation flag
+// and adl_index, then the insurance fund's balance and position.
+func (tr *transcript) state(names []string) string {
+	var l []string
+	for _, n := range names {
+		p := tr.m.PortfolioOf(addr(n), tr.ts)
+		s := fmt.Sprintf("%s: balance=%s", n, FormatMicro(tr.m.accts[addr(n)].Balance))
+		for _, pos := range p.Positions {
+			s += fmt.Sprintf(" pos=%s@%s adl_index=%d", pos.Size, pos.EntryPrice, pos.ADLIndex)
+		}
+		if p.InLiquidation {
+			s += " flagged"
+		}
+		l = append(l, s)
+	}
+	s := "fund: " + FormatMicro(tr.m.Insurance())
+	if size, cost := tr.m.FundPosition(1); size != 0 {
+		s += fmt.Sprintf(" pos=%s@%s", tr.m.inst[1].grid().FormatQty(fixedQty(size)), ratio(cost, abs(size), 1))
+	}
+	return strings.Join(append(l, s), "\n")
 }

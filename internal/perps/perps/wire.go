@@ -126,14 +126,14 @@ func (m *Machine) fillWire(f *Fill) FillWire {
 	}
 	return FillWire{TID: f.TID, OID: f.OID, IID: f.IID, Side: side(f.Buy), P: g.FormatPrice(fixedPrice(f.Ticks)),
 		Qty: g.FormatQty(fixedQty(f.Lots)), Taker: f.Taker, Fee: FormatMicro(f.Fee), FEA: Asset, PSZ: psz,
-		PEP: pep, PnL: FormatMicro(f.PnL), TS: f.TS}
+		PEP: pep, PnL: FormatMicro(f.PnL), Liq: f.Liq, ADL: f.ADL, TS: f.TS}
 }
 
 func (m *Machine) tradeData(f *Fill) TradeData {
 	w := m.fillWire(f)
 	return TradeData{TradeID: w.TID, OrderID: w.OID, IID: w.IID, Side: w.Side, Price: w.P, Quantity: w.Qty,
 		Taker: w.Taker, Fee: w.Fee, FeeAsset: w.FEA, PrevSize: w.PSZ, PrevEntry: w.PEP, PnL: w.PnL,
-		Timestamp: w.TS, Hash: "0x"}
+		Liquidation: w.Liq, ADL: w.ADL, Timestamp: w.TS, Hash: "0x"}
 }
 
 func abs(v int64) int64 {

@@ -39,6 +39,8 @@ func (s *Server) AdminRoutes() map[string]http.Handler {
 		"POST /admin/perps/mode":        http.HandlerFunc(s.adminSetMode),
 		"GET /admin/perps/flight":       http.HandlerFunc(s.adminGetFlight),
 		"POST /admin/perps/insurance":   http.HandlerFunc(s.adminInsurance),
+		"POST /admin/perps/close-only":  http.HandlerFunc(s.adminCloseOnly),
+		"POST /admin/perps/settle":      http.HandlerFunc(s.adminSettle),
 		"POST /admin/perps/withdrawals": http.HandlerFunc(s.adminWithdrawalStatus),
 	}
 }

@@ -15,9 +15,10 @@ import (
 )
 
 // TestKillRestartKeepsFundingAndLiquidation: a child exchange settles
-// funding every second and flags a long whose mark fell below maintenance;
-// after SIGKILL the reopened journal holds every funding charge that was
-// read before the kill, with the same values, and the flag.
+// funding every second and liquidates a long whose mark fell below
+// maintenance (the insurance fund takes it); after SIGKILL the reopened
+// journal holds every funding charge that was read before the kill, with
+// the same values, and the same liquidation fill.
 func TestKillRestartKeepsFundingAndLiquidation(t *testing.T) {
 	if testing.Short() {
 		t.Skip("subprocess test")
@@ -56,7 +57,10 @@ func TestKillRestartKeepsFundingAndLiquidation(t *testing.T) {
 	long.placeOK(ord{iid: 1, buy: true, p: "60000", qty: "0.5"})
 	before := long.waitFunding(2) // the child's real clock: two settlements, a second apart
 	e.adminPost("/admin/perps/index", `{"instrument_id":1,"price":"53000"}`)
-	long.waitInLiquidation(true)
+	liq := long.waitFills(2)[0]
+	if !liq.Liquidation {
+		t.Fatalf("no liquidation fill: %+v", liq)
+	}
 	before = long.waitFunding(len(before.Data))
 	cmd.Process.Signal(syscall.SIGKILL)
 	cmd.Wait()
@@ -76,7 +80,10 @@ func TestKillRestartKeepsFundingAndLiquidation(t *testing.T) {
 			t.Errorf("charge %d read before the kill %+v, after the restart %+v", r.ID, r, got[r.ID])
 		}
 	}
-	long.waitInLiquidation(true)
+	if got := long.waitFills(2)[0]; got != liq {
+		t.Errorf("liquidation fill before the kill %+v, after the restart %+v", liq, got)
+	}
+	long.waitInLiquidation(false)
 	short.waitInLiquidation(false)
 	t.Logf("%d charges before the kill, %d after the restart", len(before.Data), len(after.Data))
 }

@@ -134,7 +134,9 @@ func TestPortfolio(t *testing.T) {
 	a, b := e.trader(1, "10000"), e.trader(2, "10000")
 	a.placeOK(ord{iid: 1, buy: true, p: "100", qty: "10"})
 	b.placeOK(ord{iid: 1, buy: false, p: "100", qty: "4", tif: "ioc"}) // a long 4 @100, 6 still bid at 100
-	b.placeOK(ord{iid: 1, buy: false, p: "110", qty: "1"})             // mark = mid(100, 110) = 105
+	b.placeOK(ord{iid: 1, buy: false, p: "110", qty: "1"})
+	// The risk engine's mark: median(index 105, median(bid 100, ask 110, last 100), 105) = 105.
+	e.adminPost("/admin/perps/index", `{"instrument_id":1,"price":"105"}`)
 	var p struct {
 		Positions     []map[string]any
 		Margin        map[string]string
@@ -164,7 +166,10 @@ func TestPortfolio(t *testing.T) {
 		t.Errorf("margin %+v withdrawable %s", p.Margin, p.Withdrawable)
 	}
 	b.read("/v1/account/portfolio", &p)
-	if p.Positions[0]["size"] != "-4" || p.Positions[0]["unrealized_pnl"] != "-20" {
+	// MM ⌈420 × 0.5/20⌉ = 10.5; the short (equity 9,999.84 − 20) reaches it at
+	// 40 × (−9,979.84 − 420)/(40 × −4 − 4) = 2,536.55…, rounded up.
+	if p.Positions[0]["size"] != "-4" || p.Positions[0]["unrealized_pnl"] != "-20" ||
+		p.Positions[0]["maintenance_margin"] != "10.5" || p.Positions[0]["liquidation_price"] != "2536.6" {
 		t.Errorf("short %v", p.Positions[0])
 	}
 }

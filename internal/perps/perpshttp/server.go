@@ -69,6 +69,9 @@ type Options struct {
 	// AutoCancelDaily: auto-cancel triggers per account per UTC day
 	// (default 1,000).
 	AutoCancelDaily int
+	// CloseOnlyWindow and IndexWindow: settlement's two windows (default
+	// 30 minutes each; perpsvc retire.go).
+	CloseOnlyWindow, IndexWindow time.Duration
 
 	// queueWait, tests only: runs after a trading command was verified and
 	// charged, before its deadline check. It stands for the time a command
@@ -119,7 +122,7 @@ func New(opt Options) (*Server, error) {
 		TakerDelay: opt.TakerDelay, ModifyDelay: opt.ModifyDelay, NoHeldCancels: opt.NoHeldCancels,
 		COIDWait: opt.COIDWait, GroupLinger: opt.GroupLinger, QueueWait: opt.queueWait,
 		FundingInterval: opt.FundingInterval, PremiumInterval: opt.PremiumInterval, AutoCancelDaily: opt.AutoCancelDaily,
-		Money: opt.Money})
+		CloseOnlyWindow: opt.CloseOnlyWindow, IndexWindow: opt.IndexWindow, Money: opt.Money})
 	if err != nil {
 		return nil, err
 	}

@@ -58,6 +58,9 @@ type Options struct {
 	// AutoCancelDaily is the auto-cancel triggers allowed per account per
 	// UTC day (default 1,000; autocancel.go).
 	AutoCancelDaily int
+	// CloseOnlyWindow and IndexWindow: settlement's windows (default 30
+	// minutes each; retire.go).
+	CloseOnlyWindow, IndexWindow time.Duration
 	// Money configures withdrawals and the simulated chain (withdraw.go).
 	Money MoneyOptions
 }
@@ -112,6 +115,12 @@ func New(opt Options) (*Service, error) {
 	}
 	if opt.PremiumInterval <= 0 {
 		opt.PremiumInterval = DefaultPremiumInterval
+	}
+	if opt.CloseOnlyWindow <= 0 {
+		opt.CloseOnlyWindow = perps.DefaultRetireWindow * time.Millisecond
+	}
+	if opt.IndexWindow <= 0 {
+		opt.IndexWindow = perps.DefaultRetireWindow * time.Millisecond
 	}
 	if opt.AutoCancelDaily <= 0 {
 		opt.AutoCancelDaily = perps.DefaultAutoCancelDaily
