@@ -158,11 +158,12 @@ func TestPortfolio(t *testing.T) {
 		t.Errorf("position %v", pos)
 	}
 	// balance 10000 - maker fee 0.05 = 9999.95; TAV 10019.95; IM 51.
-	// Withdrawable is risk.Withdrawable: the collateral less the requirements
-	// at the risk engine's mark (the last trade, 100: position 20, bid 30);
-	// unrealized profit is never paid out.
+	// Withdrawable is risk.Withdrawable: cross equity 10019.95 less the
+	// requirement of the worst case at the risk engine's mark 105 (long 4
+	// plus the bid's 6 = 10 × 105 / 20 = 52.5), at most the collateral
+	// 9999.95: unrealized profit backs margin but is never paid out.
 	if p.Margin["total_account_value"] != "10019.95" || p.Margin["total_initial_margin"] != "51" ||
-		p.Margin["available_order_margin"] != "9968.95" || p.Withdrawable != "9949.95" || p.Timestamp != e.ms.Load() {
+		p.Margin["available_order_margin"] != "9968.95" || p.Withdrawable != "9967.45" || p.Timestamp != e.ms.Load() {
 		t.Errorf("margin %+v withdrawable %s", p.Margin, p.Withdrawable)
 	}
 	b.read("/v1/account/portfolio", &p)
