@@ -435,7 +435,9 @@ func (m *Machine) posFill(a *Account, in *Instrument, oid uint64, buy bool, tick
 	m.insurance = must(add(m.insurance, toFund))
 	m.auditCredit(a, pnlMicro-f)
 	m.booked(a, ts, pnlMicro-f)
-	m.referralFee(a, f, nMicro, ts)
+	// The referrer shares the venue's fee only, never the insurance
+	// fund's share of a liquidation fee.
+	m.referralFee(a, f-toFund, nMicro, ts)
 	if p.Size == 0 && p.Realized == 0 {
 		delete(a.Positions, in.ID)
 	}
