@@ -120,7 +120,8 @@ func (s *Service) catchUp() {
 			times[t.Cmd] = t.Time
 		}
 		for _, st := range m.Sets() {
-			at(st.Cmd).Set = &st
+			r := at(st.Cmd)
+			r.Sets = append(r.Sets, st)
 			times[st.Cmd] = st.Time
 		}
 	}); err != nil {
@@ -146,14 +147,30 @@ func (s *Service) LedgerEvents(out []ledger.Event, seq uint64, ts int64, r *clob
 		return ledger.Event{TxHash: tx, BlockNumber: block, Timestamp: sec}
 	}
 	add := func(e ledger.Event) { out = append(out, e) }
-	if st := r.Set; st != nil {
-		h := keccak.String("pmx " + st.Op + " " + strconv.FormatUint(seq, 10))
-		e := env("0x" + hexOf(h[:]))
-		e.Kind, e.User, e.ConditionID, e.Amount = ledger.KindSplit, st.Addr, st.Cond, amount.Micro(st.Amount)
-		if st.Op == clobengine.OpMerge {
-			e.Kind = ledger.KindMerge
+	var res *ledger.Event // off chain: after the command's chain events
+	for i := range r.Sets {
+		st := &r.Sets[i]
+		switch st.Op {
+		case clobengine.OpSplit, clobengine.OpMerge:
+			h := keccak.String("pmx " + st.Op + " " + strconv.FormatUint(seq, 10))
+			e := env("0x" + hexOf(h[:]))
+			e.Kind, e.User, e.ConditionID, e.Amount = ledger.KindSplit, st.Addr, st.Cond, amount.Micro(st.Amount)
+			if st.Op == clobengine.OpMerge {
+				e.Kind = ledger.KindMerge
+			}
+			add(e)
+		case clobengine.OpRedeem:
+			h := keccak.String("pmx redeem " + strconv.FormatUint(seq, 10) + " " + st.Addr)
+			e := env("0x" + hexOf(h[:]))
+			e.Kind, e.User, e.ConditionID = ledger.KindRedeem, st.Addr, st.Cond
+			add(e)
+		case clobengine.OpResolve:
+			e := ledger.Event{Kind: ledger.KindResolution, ConditionID: st.Cond, ResolvedAt: sec}
+			for _, p := range st.Payouts {
+				e.Payouts = append(e.Payouts, amount.Micro(p))
+			}
+			res = &e
 		}
-		add(e)
 	}
 	for i := range r.Fills {
 		out = s.fillEvents(out, env, &r.Fills[i])
@@ -162,6 +179,9 @@ func (s *Service) LedgerEvents(out []ledger.Event, seq uint64, ts int64, r *clob
 	// before: a replay must land on the same slots.
 	for i := start; i < len(out); i++ {
 		out[i].LogIndex = int64(i - start)
+	}
+	if res != nil {
+		out = append(out, *res)
 	}
 	return out
 }
