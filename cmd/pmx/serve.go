@@ -19,6 +19,7 @@ import (
 	"pmx/internal/catalog/catalog"
 	"pmx/internal/catalog/catalogsql"
 	"pmx/internal/clob/clobhttp"
+	"pmx/internal/clob/clobsvc"
 	"pmx/internal/config"
 	"pmx/internal/data/dataapi"
 	"pmx/internal/data/ingest"
@@ -130,7 +131,9 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	catalogAPI := catalog.NewHandler(stores.catalog, catalog.Options{Live: st, Log: log})
+	// The catalog's live fields: the data store's, with the CLOB's book on top once it runs.
+	live := &clobsvc.BookLive{Data: st}
+	catalogAPI := catalog.NewHandler(stores.catalog, catalog.Options{Live: live, Log: log})
 	adminRoutes := map[string]http.Handler{"POST /admin/catalog": catalog.ImportHandler(stores.pipeline)}
 	if serves(cfg.Role, "clob") {
 		clobAPI, clobLimiter, clobSvc, err := newCLOB(ctx, dd, stores, cfg, log)
@@ -138,6 +141,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		defer clobSvc.Close() // after the listeners have shut down
+		live.SetService(clobSvc)
 		perpsSrv, err := step(log, "opening the perps exchange (replaying its journal)", func() (*perpshttp.Server, error) {
 			return perpshttp.New(perpshttp.Options{Dir: dd.File("perps"), Log: log,
 				RiskDelay: cfg.PerpsRiskDelay, AcceptDelay: cfg.PerpsAcceptDelay, TakerDelay: cfg.PerpsTakerDelay,

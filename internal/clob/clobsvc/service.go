@@ -55,6 +55,9 @@ type Options struct {
 	// Ledger, when set, receives every fill and operator split/merge as
 	// ledger events (the CLOB → ledger feed, docs/clob.md).
 	Ledger Ledger
+	// AutoRedeem is how long after a market's resolution its remaining
+	// holders are redeemed automatically; default 1 h, <0 never.
+	AutoRedeem time.Duration
 }
 
 // Service is the running exchange.
@@ -78,6 +81,7 @@ type Service struct {
 	closeOnce sync.Once
 	closeErr  error
 	feedWG    sync.WaitGroup // the ledger feed, which outlives the engine's last command
+	bookVer   atomic.Uint64  // moves after every applied command: the catalog's live generation (BookLive)
 }
 
 // ErrNotReady is returned while the journal replays.
@@ -96,6 +100,9 @@ func Open(opt Options) *Service {
 	}
 	if opt.SyncEvery == 0 {
 		opt.SyncEvery = 30 * time.Second
+	}
+	if opt.AutoRedeem == 0 {
+		opt.AutoRedeem = time.Hour
 	}
 	if opt.Limits == "" {
 		opt.Limits = "enforce"
@@ -211,6 +218,7 @@ func (s *Service) Submit(c *clobengine.Command) (clobengine.Result, error) {
 		return clobengine.Result{}, errors.New("clobsvc: command without a result")
 	}
 	r := res.Events[0]
+	s.bookVer.Add(1)
 	if c.Op == clobengine.OpMarket && r.Err == nil {
 		s.refreshIndex()
 	}
@@ -265,12 +273,23 @@ func (s *Service) loop() {
 }
 
 // Tick does what the service clock has made due: a tick command when an
-// expiry or a delayed order is due, and the heartbeat cancels. Tests call
-// it after moving their clock.
+// expiry or a delayed order is due, the automatic redemptions and the
+// heartbeat cancels. Tests call it after moving their clock.
 func (s *Service) Tick() {
 	var due int64
-	if err := s.View(func(m *clobengine.Machine) { due = m.NextDue() }); err != nil {
+	var redeem []string
+	if err := s.View(func(m *clobengine.Machine) {
+		due = m.NextDue()
+		if s.opt.AutoRedeem > 0 {
+			redeem = m.RedeemDue(s.now(), s.opt.AutoRedeem.Milliseconds())
+		}
+	}); err != nil {
 		return
+	}
+	for _, cond := range redeem {
+		if _, err := s.Submit(&clobengine.Command{Op: clobengine.OpRedeemAll, Cond: cond}); err != nil {
+			s.log.Warn("clob automatic redemption", "err", err)
+		}
 	}
 	if due > 0 && due <= s.now() {
 		if _, err := s.Submit(&clobengine.Command{Op: clobengine.OpTick}); err != nil {

@@ -42,13 +42,26 @@ func (p *Pipeline) Apply(ctx context.Context, events []ledger.Event) (int, error
 		return n, err
 	}
 	for i := range events {
-		if events[i].Kind == ledger.KindMarket {
+		switch events[i].Kind {
+		case ledger.KindMarket:
 			if err := p.Catalog.UpsertFromLedgerMarket(ctx, events[i]); err != nil {
 				return n, err
+			}
+		case ledger.KindResolution:
+			if r, ok := p.Catalog.(Resolver); ok {
+				if err := r.ResolveFromLedger(ctx, events[i]); err != nil {
+					return n, err
+				}
 			}
 		}
 	}
 	return n, nil
+}
+
+// Resolver is a Catalog that closes a resolved market (catalogsql.Store):
+// closed, outcomePrices = the payouts.
+type Resolver interface {
+	ResolveFromLedger(ctx context.Context, ev ledger.Event) error
 }
 
 // ImportEvents imports catalog documents as markets of the venue: the
