@@ -45,21 +45,40 @@ func (s *Service) feed(sub *engine.Subscription[clobengine.Result]) {
 	defer func() { sub.Unsubscribe() }()
 	s.catchUp()
 	for {
-		select {
-		case batch, ok := <-sub.C:
-			if !ok {
-				if sub.Lagged() { // cut off: follow again and re-send what the engine retains
-					s.log.Error("clob ledger feed fell behind")
-					sub = s.eng.Load().Subscribe(feedBuffer)
-					s.catchUp()
-					continue
+		batch, ok := <-sub.C
+		closed := !ok
+		// Under load, what queued while the last batch was applied goes
+		// into one data-store batch: one commit for many trades.
+	drain:
+		for ok && len(batch) < feedMaxBatch {
+			select {
+			case more, open := <-sub.C:
+				if !open {
+					closed = true
+					break drain
 				}
-				return
+				batch = append(batch[:len(batch):len(batch)], more...) // never into a published array
+			default:
+				break drain
 			}
+		}
+		if len(batch) > 0 {
 			s.deliver(batch)
+		}
+		if closed {
+			if sub.Lagged() { // cut off: follow again and re-send what the engine retains
+				s.log.Error("clob ledger feed fell behind")
+				sub = s.eng.Load().Subscribe(feedBuffer)
+				s.catchUp()
+				continue
+			}
+			return
 		}
 	}
 }
+
+// feedMaxBatch bounds the commands of one data-store batch.
+const feedMaxBatch = 1024
 
 // deliver applies one apply batch of the engine as one data-store batch.
 // If the data store refuses it, each command's events are applied on
