@@ -84,26 +84,31 @@ func (s *Store) UpsertFromLedgerMarket(ctx context.Context, ev ledger.Event) err
 	})
 }
 
-// ResolveFromLedger closes the market of a `resolution` ledger event
-// (catalog.ApplyResolution); a market the catalog does not hold is no error.
-func (s *Store) ResolveFromLedger(ctx context.Context, ev ledger.Event) error {
+// ResolveFromLedger closes the markets of `resolution` ledger events
+// (catalog.ApplyResolution) in one transaction; a market the catalog does
+// not hold is no error.
+func (s *Store) ResolveFromLedger(ctx context.Context, evs []ledger.Event) error {
 	return s.write(ctx, func(tx *sql.Tx) error {
-		var eventID int64
-		err := tx.QueryRowContext(ctx, "SELECT event_id FROM catalog_markets WHERE condition_id = ? LIMIT 1", ev.ConditionID).Scan(&eventID)
-		if errors.Is(err, sql.ErrNoRows) {
-			return nil
+		for _, ev := range evs {
+			var eventID int64
+			err := tx.QueryRowContext(ctx, "SELECT event_id FROM catalog_markets WHERE condition_id = ? LIMIT 1", ev.ConditionID).Scan(&eventID)
+			if errors.Is(err, sql.ErrNoRows) {
+				continue
+			}
+			if err != nil {
+				return err
+			}
+			e, err := getEvent(ctx, tx, eventID)
+			if err != nil {
+				return err
+			}
+			if catalog.ApplyResolution(&e, ev) {
+				if err := writeEvent(ctx, tx, &e); err != nil {
+					return err
+				}
+			}
 		}
-		if err != nil {
-			return err
-		}
-		e, err := getEvent(ctx, tx, eventID)
-		if err != nil {
-			return err
-		}
-		if !catalog.ApplyResolution(&e, ev) {
-			return nil
-		}
-		return writeEvent(ctx, tx, &e)
+		return nil
 	})
 }
 

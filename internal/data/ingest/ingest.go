@@ -41,6 +41,7 @@ func (p *Pipeline) Apply(ctx context.Context, events []ledger.Event) (int, error
 	if err != nil || p.Catalog == nil {
 		return n, err
 	}
+	var resolved []ledger.Event
 	for i := range events {
 		switch events[i].Kind {
 		case ledger.KindMarket:
@@ -48,20 +49,21 @@ func (p *Pipeline) Apply(ctx context.Context, events []ledger.Event) (int, error
 				return n, err
 			}
 		case ledger.KindResolution:
-			if r, ok := p.Catalog.(Resolver); ok {
-				if err := r.ResolveFromLedger(ctx, events[i]); err != nil {
-					return n, err
-				}
-			}
+			resolved = append(resolved, events[i])
+		}
+	}
+	if r, ok := p.Catalog.(Resolver); ok && len(resolved) > 0 {
+		if err := r.ResolveFromLedger(ctx, resolved); err != nil { // one catalog transaction per batch
+			return n, err
 		}
 	}
 	return n, nil
 }
 
-// Resolver is a Catalog that closes a resolved market (catalogsql.Store):
+// Resolver is a Catalog that closes resolved markets (catalogsql.Store):
 // closed, outcomePrices = the payouts.
 type Resolver interface {
-	ResolveFromLedger(ctx context.Context, ev ledger.Event) error
+	ResolveFromLedger(ctx context.Context, evs []ledger.Event) error
 }
 
 // ImportEvents imports catalog documents as markets of the venue: the
