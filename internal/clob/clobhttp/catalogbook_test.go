@@ -23,7 +23,7 @@ func TestCatalogFollowsTheBook(t *testing.T) {
 	}
 	market := func(want map[string]string) {
 		t.Helper()
-		eventuallyDoc(t, v.cat.URL+"/markets/9001", time.Second, func(d any) bool {
+		eventuallyDoc(t, v.cat.URL+"/markets/9001", 10*time.Second, func(d any) bool {
 			for k, w := range want {
 				if field(d, k) != w {
 					return false
@@ -56,7 +56,7 @@ func TestCatalogFollowsTheBook(t *testing.T) {
 	a.post(t, limitOrder(noA, "BUY", 30, 8), "GTC", false)
 	want := map[string]string{"bestBid": "0.4", "bestAsk": "0.6", "spread": "0.2", "liquidity": "7", "liquidityNum": "7", "liquidityClob": "7"}
 	market(want)
-	eventuallyDoc(t, v.cat.URL+"/events/9000", time.Second, func(d any) bool { return field(d, "liquidity") == "7" })
+	eventuallyDoc(t, v.cat.URL+"/events/9000", 10*time.Second, func(d any) bool { return field(d, "liquidity") == "7" })
 
 	// The book moves: b's SELL takes the 0.40 bid; the 0.20 bid is now best.
 	// Midpoint 0.40: both best prices are 0.20 from it, so nothing counts.

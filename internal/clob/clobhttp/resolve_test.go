@@ -65,7 +65,7 @@ func TestMarketResolvesAndRedeems(t *testing.T) {
 		t.Fatalf("a after resolution: %v (want 96 USDC free: the bid's reservation released)", acct)
 	}
 
-	const sec = 2 * time.Second
+	const sec = 10 * time.Second // a generous deadline: the feed is asynchronous
 	v.eventually(t, "/v2/positions?user="+A, func(rows []map[string]any) bool {
 		return has(rows, map[string]any{"token_id": yesA, "current_size": 10, "status": "REDEEMABLE", "current_price": 1})
 	})
