@@ -20,6 +20,8 @@ const adminClobUsage = `  clob deposit  --address 0x... --amount D [--signer 0x.
   clob tier     --address 0x... --tier 0..7|-1          pin a rate-limit tier (-1 unpins)
   clob account  --address 0x...                         balances and open orders
   clob sync                                             re-read the catalog's markets
+  clob resolve  --market 0xCOND --payouts P0,P1         settle a market (USDC per share of each outcome, summing to 1)
+  clob redeem   --address 0x... --market 0xCOND         redeemPositions: the holding -> collateral at the payouts
 `
 
 // clob runs `pmx admin clob ...` against the /admin/clob routes.
@@ -37,12 +39,13 @@ func (c *adminClient) clob(ctx context.Context, args []string, stdout, stderr io
 	retry := fs.Int64("retry-after", 0, "seconds clients are told to wait in post-only mode")
 	status := fs.String("status", "", "address status")
 	tier := fs.Int("tier", -2, "tier index 0 (Standard) .. 7 (Elite), -1 to unpin")
+	payouts := fs.String("payouts", "", "resolve: payouts per outcome, comma-separated decimals")
 	signer := fs.String("signer", "", "deposit: the EOA that owns the address (proxy, Safe or deposit wallet)")
 	if err := fs.Parse(args[1:]); err != nil {
 		return err
 	}
 	need := func(names ...string) error {
-		vals := map[string]string{"address": *addr, "amount": *amt, "market": *market, "status": *status}
+		vals := map[string]string{"address": *addr, "amount": *amt, "market": *market, "status": *status, "payouts": *payouts}
 		var missing []string
 		for _, n := range names {
 			if vals[n] == "" {
@@ -101,6 +104,16 @@ func (c *adminClient) clob(ctx context.Context, args []string, stdout, stderr io
 		return c.do(ctx, "GET", "/admin/clob/accounts/"+*addr, nil, stdout)
 	case "sync":
 		return c.do(ctx, "POST", "/admin/clob/sync", nil, stdout)
+	case "resolve":
+		if err := need("market", "payouts"); err != nil {
+			return err
+		}
+		return c.do(ctx, "POST", "/admin/clob/resolve", map[string]any{"condition_id": *market, "payouts": strings.Split(*payouts, ",")}, stdout)
+	case "redeem":
+		if err := need("address", "market"); err != nil {
+			return err
+		}
+		return c.do(ctx, "POST", "/admin/clob/redeem", map[string]string{"address": *addr, "condition_id": *market}, stdout)
 	}
 	fmt.Fprint(stderr, adminClobUsage)
 	return fmt.Errorf("admin clob: unknown command %q", args[0])

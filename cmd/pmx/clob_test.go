@@ -68,6 +68,12 @@ func TestDemoCLOBBooksAreLive(t *testing.T) {
 		{[]string{"clob", "mode"}, false, `"mode": "post_only"`},
 		{[]string{"clob", "mode", "--set", "sideways"}, true, "HTTP 400"},
 		{[]string{"clob", "sync"}, false, `"ok": true`},
+		{[]string{"clob", "redeem", "--address", addr, "--market", cond}, true, "market not resolved"},
+		{[]string{"clob", "resolve", "--market", cond, "--payouts", "0.5,0.6"}, true, "invalid payouts"},
+		{[]string{"clob", "resolve", "--market", cond, "--payouts", "1,0"}, false, `"ok": true`},
+		{[]string{"clob", "resolve", "--market", cond, "--payouts", "1,0"}, true, "market already resolved"},
+		{[]string{"clob", "redeem", "--address", addr, "--market", cond}, false, `"paid": "6"`},
+		{[]string{"clob", "resolve", "--market", cond}, true, "required"},
 		{[]string{"clob", "split", "--address", addr}, true, "required"},
 		{[]string{"clob", "frobnicate"}, true, "unknown command"},
 	}

@@ -20,6 +20,7 @@ import (
 	"pmx/internal/catalog/cataloghttp"
 	"pmx/internal/catalog/catalogsql"
 	"pmx/internal/clob/clobhttp"
+	"pmx/internal/clob/clobsvc"
 	"pmx/internal/config"
 	"pmx/internal/data/dataapi"
 	"pmx/internal/data/ingest"
@@ -131,7 +132,9 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	catalogAPI := cataloghttp.NewHandler(stores.catalog, cataloghttp.Options{Live: st, Log: log})
+	// The catalog's live fields: the data store's, with the CLOB's book on top once it runs.
+	live := &clobsvc.BookLive{Data: st}
+	catalogAPI := cataloghttp.NewHandler(stores.catalog, cataloghttp.Options{Live: live, Log: log})
 	adminRoutes := map[string]http.Handler{"POST /admin/catalog": cataloghttp.ImportHandler(stores.pipeline)}
 	if serves(cfg.Role, "clob") {
 		clobAPI, clobLimiter, clobSvc, err := newCLOB(ctx, dd, stores, cfg, log)
@@ -143,6 +146,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			func() float64 { return float64(clobSvc.StreamSessions()) })
 		metrics.CounterFunc("pmx_clob_ws_slow_consumers_total", "CLOB WebSocket sessions closed because their send queue was full.", nil,
 			func() float64 { return float64(clobSvc.StreamDrops()) })
+		live.SetService(clobSvc)
 		perpsSrv, err := step(log, "opening the perps exchange (replaying its journal)", func() (*perpshttp.Server, error) {
 			return perpshttp.New(perpshttp.Options{Dir: dd.File("perps"), Log: log,
 				RiskDelay: cfg.PerpsRiskDelay, AcceptDelay: cfg.PerpsAcceptDelay, TakerDelay: cfg.PerpsTakerDelay,

@@ -153,6 +153,15 @@ func (m *Micro) UnmarshalJSON(b []byte) error {
 // the product is held in 128 bits, so only the result must fit.
 func Mul(a, b Micro) Micro { return MulDiv(a, b, Scale) }
 
+// MulFloor returns a*b truncated to a Micro, for non-negative a and b: what
+// the chain pays (redeemPositions' integer division), never more than the
+// exact product.
+func MulFloor(a, b Micro) Micro {
+	hi, lo := mul64(uint64(abs(int64(a))), uint64(abs(int64(b))))
+	q, _ := div128(hi, lo, Scale)
+	return Micro(q)
+}
+
 // Div returns a/b rounded half away from zero (e.g. cost / size = average price).
 // b must not be zero.
 func Div(a, b Micro) Micro { return MulDiv(a, Scale, b) }

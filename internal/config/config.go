@@ -27,6 +27,9 @@ type Serve struct {
 	ClobRateLimits string
 	// ClobChainDelay is the simulated chain's step (trade MATCHED -> MINED -> CONFIRMED).
 	ClobChainDelay time.Duration
+	// ClobAutoRedeem is how long after a resolution the CLOB redeems the
+	// market's remaining holders automatically (negative: never).
+	ClobAutoRedeem time.Duration
 	DemoSeed       int64
 	DemoScale      float64
 	// DemoMarketMakers runs the perps demo market makers (only on an
@@ -87,6 +90,7 @@ func Defaults() Serve {
 		PerpsWithdrawFee: "1",
 		ClobRateLimits:   "enforce",
 		ClobChainDelay:   2 * time.Second,
+		ClobAutoRedeem:   time.Hour,
 		DemoSeed:         1,
 		DemoScale:        1,
 		DemoMarketMakers: true,
@@ -139,6 +143,7 @@ func (c *Serve) Bind(fs *flag.FlagSet, env func(string) string) {
 	StringVar(fs, env, &c.PerpsWithdrawFee, "perps-withdraw-fee", d.PerpsWithdrawFee, "perps: withdrawal fee in pUSD, withheld from the amount sent")
 	str(&c.ClobRateLimits, "clob-rate-limits", d.ClobRateLimits, "CLOB per-signer token buckets: enforce, warn (process and flag) or off")
 	dur(&c.ClobChainDelay, "clob-chain-delay", d.ClobChainDelay, "CLOB: simulated chain step of a trade (MATCHED -> MINED -> CONFIRMED)")
+	dur(&c.ClobAutoRedeem, "clob-auto-redeem", d.ClobAutoRedeem, "CLOB: delay after a market's resolution before its remaining holders are redeemed automatically (negative: never)")
 	fs.BoolVar(&c.PerpsHeldCancels, "perps-held-cancels", envBool(env, "perps-held-cancels", d.PerpsHeldCancels), "perps: hold a cancel that races an accept (else order_in_flight) (env PMX_PERPS_HELD_CANCELS)")
 	c.bindStore(fs, env)
 }

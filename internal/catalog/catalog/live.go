@@ -19,7 +19,10 @@ type Live struct {
 	LastTradePrice *amount.Micro
 	BestBid        *amount.Micro
 	BestAsk        *amount.Micro
-	OutcomePrices  []amount.Micro // same order as outcomes; nil when unknown
+	// Price changes of the first outcome over the last hour and day.
+	OneHourPriceChange *amount.Micro
+	OneDayPriceChange  *amount.Micro
+	OutcomePrices      []amount.Micro // same order as outcomes; nil when unknown
 }
 
 // LiveFields is the data store's view of markets, keyed by condition id
@@ -73,6 +76,12 @@ func applyLive(m *Market, l Live) {
 	}
 	if l.BestAsk != nil {
 		m.BestAsk = microNum(*l.BestAsk)
+	}
+	if l.OneHourPriceChange != nil {
+		m.OneHourPriceChange = microNum(*l.OneHourPriceChange)
+	}
+	if l.OneDayPriceChange != nil {
+		m.OneDayPriceChange = microNum(*l.OneDayPriceChange)
 	}
 	if l.BestBid != nil && l.BestAsk != nil {
 		m.Spread = microNum(*l.BestAsk - *l.BestBid)

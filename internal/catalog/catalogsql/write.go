@@ -84,6 +84,34 @@ func (s *Store) UpsertFromLedgerMarket(ctx context.Context, ev ledger.Event) err
 	})
 }
 
+// ResolveFromLedger closes the markets of `resolution` ledger events
+// (catalog.ApplyResolution) in one transaction; a market the catalog does
+// not hold is no error.
+func (s *Store) ResolveFromLedger(ctx context.Context, evs []ledger.Event) error {
+	return s.write(ctx, func(tx *sql.Tx) error {
+		for _, ev := range evs {
+			var eventID int64
+			err := tx.QueryRowContext(ctx, "SELECT event_id FROM catalog_markets WHERE condition_id = ? LIMIT 1", ev.ConditionID).Scan(&eventID)
+			if errors.Is(err, sql.ErrNoRows) {
+				continue
+			}
+			if err != nil {
+				return err
+			}
+			e, err := getEvent(ctx, tx, eventID)
+			if err != nil {
+				return err
+			}
+			if catalog.ApplyResolution(&e, ev) {
+				if err := writeEvent(ctx, tx, &e); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	})
+}
+
 // write runs fn in one transaction, serialised with other writers, and
 // bumps the stored generation in it; the in-memory generation moves after
 // the commit (or rollback), so it never announces an invisible write.

@@ -76,6 +76,11 @@ const (
 	ErrInvalidSignatureType
 	ErrNotFound
 	ErrContextCanceled
+	// pmx's operator entries (resolution and redemption; docs/clob.md).
+	ErrMarketResolved
+	ErrMarketNotResolved
+	ErrInvalidPayouts
+	ErrNothingToRedeem
 	numCodes
 )
 
@@ -152,6 +157,10 @@ var Catalogue = [numCodes]Entry{
 	ErrInvalidSignatureType: {400, "Invalid signature_type (must be 0, 1, 2 or 3)"},
 	ErrNotFound:             {404, "not found"},
 	ErrContextCanceled:      {400, "context canceled"},
+	ErrMarketResolved:       {409, "market already resolved"},
+	ErrMarketNotResolved:    {409, "market not resolved"},
+	ErrInvalidPayouts:       {400, "invalid payouts: one per outcome, each in [0,1], summing to 1"},
+	ErrNothingToRedeem:      {400, "nothing to redeem: the address holds no position in this market"},
 }
 
 // Codes returns every defined code (for the catalogue's tests).

@@ -28,6 +28,9 @@ const (
 	OpAddress      = "address"       // per-address status (Addr, Status)
 	OpTier         = "tier"          // pin a rate-limit tier (Addr, Tier; -1 unpins)
 	OpTick         = "tick"          // no-op: lets time advance (expiries, delayed orders)
+	OpResolve      = "resolve"       // settle a market (Cond, Payouts): trading stops, its orders go
+	OpRedeem       = "redeem"        // redeemPositions of Addr in the resolved market Cond
+	OpRedeemAll    = "redeem_all"    // the automatic redemption: every holder of the resolved market Cond
 )
 
 // Command is one journaled input. Amounts are 6-decimal base units.
@@ -46,6 +49,8 @@ type Command struct {
 	Status string       `json:"status,omitempty"`
 	Tier   int          `json:"tier,omitempty"`
 	Signer string       `json:"signer,omitempty"` // deposit: the EOA that owns Addr (a proxy, Safe or deposit wallet)
+	// Payouts (resolve) are micro-USDC per share of each outcome, summing to 1,000,000.
+	Payouts []int64 `json:"payouts,omitempty"`
 }
 
 // OrderInput is a verified signed order as the machine needs it. The HTTP

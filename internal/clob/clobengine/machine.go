@@ -42,6 +42,7 @@ type Market struct {
 	book *book.Book
 	upt  int64        // collateral units per (micro-share × tick): 10^4 / Ticks
 	Last [2]LastTrade // per outcome
+	Res  *Resolution  `json:"res,omitempty"` // set once the operator resolved it
 }
 
 // LastTrade is a token's last trade price (ticks of its own grid) and the
@@ -129,22 +130,35 @@ type Result struct {
 	Canceled    []string          `json:"canceled,omitempty"`
 	NotCanceled map[string]string `json:"not_canceled,omitempty"`
 	Mode        string            `json:"mode,omitempty"`
-	// Fills are the trades this command made, in order, and Set the
-	// split or merge it did: what the CLOB → ledger feed (clobsvc) turns
-	// into ledger events. Outputs only: never journaled or snapshotted.
+	// Fills are the trades this command made, in order, and Sets the
+	// chain operations it did (split, merge, resolve, redeem): what the
+	// CLOB → ledger feed (clobsvc) turns into ledger events. Outputs only:
+	// never journaled or snapshotted.
 	Fills []Trade `json:"-"`
-	Set   *SetOp  `json:"-"`
+	Sets  []SetOp `json:"-"`
 }
 
-// SetOp is an operator split or merge (the chain's complete-set calls).
-// The machine keeps the recent ones so the ledger feed can re-send them.
+// SetOp is an operator chain operation: a split or merge (the chain's
+// complete-set calls), a resolution or a redemption. The machine keeps the
+// recent ones so the ledger feed can re-send them.
 type SetOp struct {
-	Cmd    uint64 `json:"cmd"` // engine sequence of the command
-	Time   int64  `json:"time"`
-	Op     string `json:"op"` // OpSplit or OpMerge
-	Addr   string `json:"addr"`
-	Cond   string `json:"cond"`
-	Amount int64  `json:"amount"` // base units (shares of each outcome = micro-USDC)
+	Cmd     uint64  `json:"cmd"` // engine sequence of the command
+	Time    int64   `json:"time"`
+	Op      string  `json:"op"` // OpSplit, OpMerge, OpResolve or OpRedeem
+	Addr    string  `json:"addr,omitempty"`
+	Cond    string  `json:"cond"`
+	Amount  int64   `json:"amount,omitempty"`  // base units (shares of each outcome = micro-USDC); redeem: shares burned
+	Paid    int64   `json:"paid,omitempty"`    // redeem: micro-USDC paid
+	Payouts []int64 `json:"payouts,omitempty"` // resolve: micro-USDC per share of each outcome
+}
+
+// keepSet retains a chain operation for the ledger feed's catch-up.
+func (m *Machine) keepSet(st SetOp, r *Result) {
+	r.Sets = append(r.Sets, st)
+	m.sets = append(m.sets, &st)
+	if len(m.sets) >= 2*m.cfg.KeepTrades {
+		m.sets = slices.Clone(m.sets[len(m.sets)-m.cfg.KeepTrades:])
+	}
 }
 
 // PlaceResult answers one order of a place command.
@@ -178,12 +192,12 @@ func (m *Machine) Apply(seq uint64, ts int64, payload []byte, out []Result) []Re
 	case OpDeposit, OpWithdraw, OpSplit, OpMerge:
 		r.Err = m.money(c)
 		if r.Err == nil && (c.Op == OpSplit || c.Op == OpMerge) {
-			r.Set = &SetOp{Cmd: seq, Time: ts, Op: c.Op, Addr: c.Addr, Cond: c.Cond, Amount: c.Amount}
-			m.sets = append(m.sets, r.Set)
-			if len(m.sets) >= 2*m.cfg.KeepTrades {
-				m.sets = slices.Clone(m.sets[len(m.sets)-m.cfg.KeepTrades:])
-			}
+			m.keepSet(SetOp{Cmd: seq, Time: ts, Op: c.Op, Addr: c.Addr, Cond: c.Cond, Amount: c.Amount}, &r)
 		}
+	case OpResolve:
+		r = m.resolve(seq, ts, c)
+	case OpRedeem, OpRedeemAll:
+		r = m.redeem(seq, ts, c)
 	case OpNonce:
 		r = m.incrementNonce(ts, c.Addr)
 	case OpPlace:
@@ -259,6 +273,9 @@ func (m *Machine) upsertMarket(s *clob.Market) *clob.Error {
 		keep := mk.Market
 		mk.Market = *s
 		mk.Tokens, mk.Ticks, mk.NegRisk = keep.Tokens, keep.Ticks, keep.NegRisk
+		if mk.Res != nil { // a resolved market never reopens
+			mk.Closed, mk.Accepting = true, false
+		}
 		return nil
 	}
 	for _, t := range s.Tokens {

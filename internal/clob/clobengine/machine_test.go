@@ -165,6 +165,10 @@ func TestConservationRandom(t *testing.T) {
 		a := addrs[rng.IntN(len(addrs))]
 		mi := rng.IntN(3)
 		switch k := rng.IntN(20); {
+		case step == 2000:
+			r.ok(Command{Op: OpResolve, Cond: conds[1], Payouts: []int64{1_000_000, 0}})
+		case step == 3000:
+			r.ok(Command{Op: OpResolve, Cond: conds[2], Payouts: []int64{333_333, 666_667}})
 		case k == 0:
 			r.do(Command{Op: OpDeposit, Addr: a, Amount: rng.Int64N(1_000_000_000) + 1})
 		case k == 1:
@@ -177,6 +181,10 @@ func TestConservationRandom(t *testing.T) {
 			r.do(Command{Op: OpCancel, Addr: a, IDs: []string{live[rng.IntN(len(live))]}})
 		case k == 5:
 			r.do(Command{Op: OpCancelAll, Addr: a})
+		case k == 6 && step > 2000:
+			r.do(Command{Op: OpRedeem, Addr: a, Cond: conds[mi]})
+		case k == 7 && step > 4000:
+			r.do(Command{Op: OpRedeemAll, Cond: conds[mi]})
 		default:
 			T := ticks[mi]
 			p := rng.Int64N(T-1) + 1
@@ -225,6 +233,105 @@ func TestConservationRandom(t *testing.T) {
 	}
 	if len(r.m.trades) < 100 {
 		t.Fatalf("only %d trades: the workload does not exercise matching", len(r.m.trades))
+	}
+	// Redeeming everything leaves only rounding dust in the pools.
+	for _, c := range conds[1:] {
+		r.do(Command{Op: OpRedeemAll, Cond: c})
+		for _, a := range addrs {
+			r.do(Command{Op: OpRedeem, Addr: a, Cond: c})
+		}
+		r.audit()
+		if p := r.m.MarketByCond(c).Res.Pool; p < 0 || p >= int64(len(addrs))*2*Unit {
+			t.Fatalf("pool of %s after every redemption: %d units", c, p)
+		}
+	}
+	redeems := 0
+	for _, st := range r.m.sets {
+		if st.Op == OpRedeem {
+			redeems++
+		}
+	}
+	if redeems < 10 {
+		t.Fatalf("only %d redemptions: the workload does not exercise them", redeems)
+	}
+}
+
+// TestResolveAndRedeem: resolution cancels the market's orders and
+// releases their reservations, stops trading, splits and merges for good
+// (a catalog sync does not reopen it), and refuses bad input; redemption
+// pays floor(shares × payout) of each outcome and burns the holding.
+func TestResolveAndRedeem(t *testing.T) {
+	r := newRig(t)
+	r.ok(Command{Op: OpDeposit, Addr: "a", Amount: 100_000_000})
+	r.ok(Command{Op: OpDeposit, Addr: "b", Amount: 100_000_000})
+	r.ok(Command{Op: OpSplit, Addr: "a", Cond: cond0, Amount: 10_000_000})
+	r.ok(Command{Op: OpPlace, Orders: []OrderInput{order("a", "1", 1, 60, 4, "GTC")}}) // a sells 4 YES at 0.60
+	r.ok(Command{Op: OpPlace, Orders: []OrderInput{order("b", "1", 0, 60, 3, "GTC")}}) // b buys 3 of them
+	bid := order("b", "1", 0, 20, 5, "GTC")
+	r.ok(Command{Op: OpPlace, Orders: []OrderInput{bid}})
+	r.audit()
+	for _, c := range []struct {
+		name string
+		cmd  Command
+		want clob.Code
+	}{
+		{"unknown market", Command{Op: OpResolve, Cond: "0x" + fmt.Sprintf("%064x", 9), Payouts: []int64{1_000_000, 0}}, clob.ErrMarketNotFound},
+		{"one payout", Command{Op: OpResolve, Cond: cond0, Payouts: []int64{1_000_000}}, clob.ErrInvalidPayouts},
+		{"payouts not summing to 1", Command{Op: OpResolve, Cond: cond0, Payouts: []int64{600_000, 300_000}}, clob.ErrInvalidPayouts},
+		{"a negative payout", Command{Op: OpResolve, Cond: cond0, Payouts: []int64{1_100_000, -100_000}}, clob.ErrInvalidPayouts},
+		{"redeem before resolution", Command{Op: OpRedeem, Addr: "a", Cond: cond0}, clob.ErrMarketNotResolved},
+	} {
+		if res := r.do(c.cmd); res.Err == nil || res.Err.Code != c.want {
+			t.Errorf("%s: %v, want %q", c.name, res.Err, clob.Catalogue[c.want].Msg)
+		}
+	}
+	res := r.ok(Command{Op: OpResolve, Cond: cond0, Payouts: []int64{1_000_000, 0}})
+	if len(res.Canceled) != 2 || len(res.Sets) != 1 || res.Sets[0].Op != OpResolve {
+		t.Fatalf("resolve: %+v", res)
+	}
+	r.audit()
+	if a := r.m.accts["b"]; a.CollResv != 0 || r.m.Order(bid.Hash).Status != StatusCanceled {
+		t.Fatalf("b's bid still holds %d", a.CollResv)
+	}
+	// A catalog sync that still says "accepting" does not reopen it.
+	r.ok(Command{Op: OpMarket, Market: testMarket(cond0, "1", "2", 100)})
+	if res := r.do(Command{Op: OpPlace, Orders: []OrderInput{order("b", "1", 0, 50, 5, "GTC")}}); res.Orders[0].Err == nil ||
+		res.Orders[0].Err.Code != clob.ErrMarketNotReady {
+		t.Fatalf("order after resolution: %+v", res.Orders[0])
+	}
+	for _, c := range []struct {
+		name string
+		cmd  Command
+		want clob.Code
+	}{
+		{"resolved twice", Command{Op: OpResolve, Cond: cond0, Payouts: []int64{0, 1_000_000}}, clob.ErrMarketResolved},
+		{"split after resolution", Command{Op: OpSplit, Addr: "a", Cond: cond0, Amount: 1}, clob.ErrMarketResolved},
+		{"merge after resolution", Command{Op: OpMerge, Addr: "a", Cond: cond0, Amount: 1}, clob.ErrMarketResolved},
+		{"redeem of a stranger", Command{Op: OpRedeem, Addr: "z", Cond: cond0}, clob.ErrNothingToRedeem},
+	} {
+		if res := r.do(c.cmd); res.Err == nil || res.Err.Code != c.want {
+			t.Errorf("%s: %v, want %q", c.name, res.Err, clob.Catalogue[c.want].Msg)
+		}
+	}
+	collA, collB := r.m.Balance("a", ""), r.m.Balance("b", "")
+	// a holds 7 YES and 10 NO: paid 7; b holds 3 YES: paid 3.
+	res = r.ok(Command{Op: OpRedeem, Addr: "a", Cond: cond0})
+	if st := res.Sets[0]; st.Amount != 17_000_000 || st.Paid != 7_000_000 || r.m.Balance("a", "") != collA+7_000_000 {
+		t.Fatalf("a's redemption: %+v, collateral %d", st, r.m.Balance("a", ""))
+	}
+	if res := r.do(Command{Op: OpRedeem, Addr: "a", Cond: cond0}); res.Err == nil || res.Err.Code != clob.ErrNothingToRedeem {
+		t.Fatalf("second redemption: %v", res.Err)
+	}
+	res = r.ok(Command{Op: OpRedeemAll, Cond: cond0})
+	if len(res.Sets) != 1 || res.Sets[0].Addr != "b" || r.m.Balance("b", "") != collB+3_000_000 {
+		t.Fatalf("automatic redemption: %+v", res.Sets)
+	}
+	if res := r.ok(Command{Op: OpRedeemAll, Cond: cond0}); len(res.Sets) != 0 {
+		t.Fatalf("the automatic redemption ran twice: %+v", res.Sets)
+	}
+	r.audit()
+	if p := r.m.MarketByCond(cond0).Res.Pool; p != 0 {
+		t.Fatalf("pool after every redemption: %d", p)
 	}
 }
 

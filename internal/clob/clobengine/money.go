@@ -84,6 +84,9 @@ func (m *Machine) money(c *Command) *clob.Error {
 		return clob.E(clob.ErrMarketNotFound)
 	}
 	mk := m.markets[id]
+	if mk.Res != nil {
+		return clob.E(clob.ErrMarketResolved)
+	}
 	a := m.accts[c.Addr]
 	if c.Op == OpSplit {
 		if a == nil || a.Coll < units {
@@ -178,6 +181,15 @@ func (m *Machine) Totals() (coll, sets, fees, deposits int64, ok bool) {
 	}
 	for _, mk := range m.markets {
 		y, n := supply[mk.Tokens[0].ID], supply[mk.Tokens[1].ID]
+		if r := mk.Res; r != nil {
+			// A resolved market holds its pool, which must cover every
+			// remaining claim at the payouts.
+			if r.Pool < 0 || mulDivFloor(y, r.Payouts[0], payoutOne)+mulDivFloor(n, r.Payouts[1], payoutOne) > r.Pool/Unit {
+				ok = false
+			}
+			sets += r.Pool
+			continue
+		}
 		if y != n {
 			ok = false
 		}

@@ -26,6 +26,8 @@ func AdminRoutes(svc *clobsvc.Service) map[string]http.Handler {
 		"POST /admin/clob/addresses":         a.handle(a.address),
 		"POST /admin/clob/tier":              a.handle(a.tier),
 		"POST /admin/clob/sync":              a.handle(a.sync),
+		"POST /admin/clob/resolve":           a.handle(a.resolve),
+		"POST /admin/clob/redeem":            a.handle(a.redeem),
 		"GET /admin/clob/mode":               http.HandlerFunc(a.getMode),
 		"GET /admin/clob/accounts/{address}": http.HandlerFunc(a.account),
 	}
@@ -42,6 +44,8 @@ type adminReq struct {
 	Status      string `json:"status"`
 	Tier        *int   `json:"tier"`
 	Signer      string `json:"signer"`
+	// Payouts (resolve): USDC per share of each outcome, decimal strings or numbers.
+	Payouts []json.RawMessage `json:"payouts"`
 }
 
 // handle decodes the body strictly and writes the command's result.
@@ -79,6 +83,11 @@ func (a *admin) handle(f func(*adminReq) (*clobengine.Command, error)) http.Hand
 		}
 		if c.Op == clobengine.OpTier {
 			_ = a.svc.RecomputeTiers()
+		}
+		for _, st := range res.Sets {
+			if st.Op == clobengine.OpRedeem {
+				out["shares"], out["paid"] = amount.Micro(st.Amount).String(), amount.Micro(st.Paid).String()
+			}
 		}
 		writeJSON(w, http.StatusOK, out)
 	})
@@ -140,6 +149,36 @@ func (a *admin) tier(q *adminReq) (*clobengine.Command, error) {
 		return nil, clob.E(clob.ErrInvalidPayload)
 	}
 	return &clobengine.Command{Op: clobengine.OpTier, Addr: addr, Tier: *q.Tier}, nil
+}
+
+// resolve settles a market: POST /admin/clob/resolve {condition_id, payouts}.
+func (a *admin) resolve(q *adminReq) (*clobengine.Command, error) {
+	c := &clobengine.Command{Op: clobengine.OpResolve, Cond: lower(q.ConditionID)}
+	if !validCond(c.Cond) {
+		return nil, clob.E(clob.ErrInvalidMarket)
+	}
+	for _, raw := range q.Payouts {
+		var p amount.Micro
+		if err := p.UnmarshalJSON(raw); err != nil {
+			return nil, clob.E(clob.ErrInvalidPayouts)
+		}
+		c.Payouts = append(c.Payouts, int64(p))
+	}
+	return c, nil
+}
+
+// redeem is the stand-in for redeemPositions: POST /admin/clob/redeem
+// {address, condition_id}.
+func (a *admin) redeem(q *adminReq) (*clobengine.Command, error) {
+	addr, err := addrArg(q.Address)
+	if err != nil {
+		return nil, err
+	}
+	c := &clobengine.Command{Op: clobengine.OpRedeem, Addr: addr, Cond: lower(q.ConditionID)}
+	if !validCond(c.Cond) {
+		return nil, clob.E(clob.ErrInvalidMarket)
+	}
+	return c, nil
 }
 
 func (a *admin) sync(*adminReq) (*clobengine.Command, error) {

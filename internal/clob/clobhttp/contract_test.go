@@ -34,6 +34,11 @@ var unreachable = map[clob.Code]string{
 	clob.ErrBuilderRevokeBody:    "TestBuilderKeys",
 	clob.ErrBuilderRevokeHeaders: "TestBuilderKeys",
 	clob.ErrBuilderTradeParams:   "TestBuilderKeys",
+	// The operator's resolution entries: TestMarketResolvesAndRedeems.
+	clob.ErrMarketResolved:    "TestMarketResolvesAndRedeems",
+	clob.ErrMarketNotResolved: "TestMarketResolvesAndRedeems",
+	clob.ErrInvalidPayouts:    "TestMarketResolvesAndRedeems",
+	clob.ErrNothingToRedeem:   "TestMarketResolvesAndRedeems",
 }
 
 // TestErrorContract reaches every reachable message of the contract's

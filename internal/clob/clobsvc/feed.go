@@ -45,21 +45,40 @@ func (s *Service) feed(sub *engine.Subscription[clobengine.Result]) {
 	defer func() { sub.Unsubscribe() }()
 	s.catchUp()
 	for {
-		select {
-		case batch, ok := <-sub.C:
-			if !ok {
-				if sub.Lagged() { // cut off: follow again and re-send what the engine retains
-					s.log.Error("clob ledger feed fell behind")
-					sub = s.eng.Load().Subscribe(feedBuffer)
-					s.catchUp()
-					continue
+		batch, ok := <-sub.C
+		closed := !ok
+		// Under load, what queued while the last batch was applied goes
+		// into one data-store batch: one commit for many trades.
+	drain:
+		for ok && len(batch) < feedMaxBatch {
+			select {
+			case more, open := <-sub.C:
+				if !open {
+					closed = true
+					break drain
 				}
-				return
+				batch = append(batch[:len(batch):len(batch)], more...) // never into a published array
+			default:
+				break drain
 			}
+		}
+		if len(batch) > 0 {
 			s.deliver(batch)
+		}
+		if closed {
+			if sub.Lagged() { // cut off: follow again and re-send what the engine retains
+				s.log.Error("clob ledger feed fell behind")
+				sub = s.eng.Load().Subscribe(feedBuffer)
+				s.catchUp()
+				continue
+			}
+			return
 		}
 	}
 }
+
+// feedMaxBatch bounds the commands of one data-store batch.
+const feedMaxBatch = 1024
 
 // deliver applies one apply batch of the engine as one data-store batch.
 // If the data store refuses it, each command's events are applied on
@@ -120,7 +139,8 @@ func (s *Service) catchUp() {
 			times[t.Cmd] = t.Time
 		}
 		for _, st := range m.Sets() {
-			at(st.Cmd).Set = &st
+			r := at(st.Cmd)
+			r.Sets = append(r.Sets, st)
 			times[st.Cmd] = st.Time
 		}
 	}); err != nil {
@@ -146,14 +166,30 @@ func (s *Service) LedgerEvents(out []ledger.Event, seq uint64, ts int64, r *clob
 		return ledger.Event{TxHash: tx, BlockNumber: block, Timestamp: sec}
 	}
 	add := func(e ledger.Event) { out = append(out, e) }
-	if st := r.Set; st != nil {
-		h := keccak.String("pmx " + st.Op + " " + strconv.FormatUint(seq, 10))
-		e := env("0x" + hexOf(h[:]))
-		e.Kind, e.User, e.ConditionID, e.Amount = ledger.KindSplit, st.Addr, st.Cond, amount.Micro(st.Amount)
-		if st.Op == clobengine.OpMerge {
-			e.Kind = ledger.KindMerge
+	var res *ledger.Event // off chain: after the command's chain events
+	for i := range r.Sets {
+		st := &r.Sets[i]
+		switch st.Op {
+		case clobengine.OpSplit, clobengine.OpMerge:
+			h := keccak.String("pmx " + st.Op + " " + strconv.FormatUint(seq, 10))
+			e := env("0x" + hexOf(h[:]))
+			e.Kind, e.User, e.ConditionID, e.Amount = ledger.KindSplit, st.Addr, st.Cond, amount.Micro(st.Amount)
+			if st.Op == clobengine.OpMerge {
+				e.Kind = ledger.KindMerge
+			}
+			add(e)
+		case clobengine.OpRedeem:
+			h := keccak.String("pmx redeem " + strconv.FormatUint(seq, 10) + " " + st.Addr)
+			e := env("0x" + hexOf(h[:]))
+			e.Kind, e.User, e.ConditionID = ledger.KindRedeem, st.Addr, st.Cond
+			add(e)
+		case clobengine.OpResolve:
+			e := ledger.Event{Kind: ledger.KindResolution, ConditionID: st.Cond, ResolvedAt: sec}
+			for _, p := range st.Payouts {
+				e.Payouts = append(e.Payouts, amount.Micro(p))
+			}
+			res = &e
 		}
-		add(e)
 	}
 	for i := range r.Fills {
 		out = s.fillEvents(out, env, &r.Fills[i])
@@ -162,6 +198,9 @@ func (s *Service) LedgerEvents(out []ledger.Event, seq uint64, ts int64, r *clob
 	// before: a replay must land on the same slots.
 	for i := start; i < len(out); i++ {
 		out[i].LogIndex = int64(i - start)
+	}
+	if res != nil {
+		out = append(out, *res)
 	}
 	return out
 }

@@ -61,21 +61,31 @@ func TestLedgerEventsOfFills(t *testing.T) {
 		{"a self-trade moves nothing", clobengine.Result{Fills: []clobengine.Trade{fill(0, "11", "11", 1, 0, walletT)}}, nil},
 		{"a self-mint is a split", clobengine.Result{Fills: []clobengine.Trade{fill(1, "11", "12", 0, 0, walletT)}}, []string{"split " + walletT + " 10"}},
 		{"a self-merge is a merge", clobengine.Result{Fills: []clobengine.Trade{fill(2, "11", "12", 1, 1, walletT)}}, []string{"merge " + walletT + " 10"}},
-		{"an operator split", clobengine.Result{Set: &clobengine.SetOp{Op: clobengine.OpSplit, Addr: walletT, Cond: feedCond, Amount: 5_000_000}},
+		{"an operator split", clobengine.Result{Sets: []clobengine.SetOp{{Op: clobengine.OpSplit, Addr: walletT, Cond: feedCond, Amount: 5_000_000}}},
 			[]string{"split " + walletT + " 5"}},
-		{"an operator merge", clobengine.Result{Set: &clobengine.SetOp{Op: clobengine.OpMerge, Addr: walletT, Cond: feedCond, Amount: 5_000_000}},
+		{"an operator merge", clobengine.Result{Sets: []clobengine.SetOp{{Op: clobengine.OpMerge, Addr: walletT, Cond: feedCond, Amount: 5_000_000}}},
 			[]string{"merge " + walletT + " 5"}},
+		{"a resolution is off chain, after the command's chain events", clobengine.Result{Sets: []clobengine.SetOp{{Op: clobengine.OpResolve, Cond: feedCond, Payouts: []int64{1_000_000, 0}}}},
+			[]string{"resolution [1 0] 1800000000"}},
+		{"an automatic redemption redeems each holder", clobengine.Result{Sets: []clobengine.SetOp{
+			{Op: clobengine.OpRedeem, Addr: walletM, Cond: feedCond, Amount: 3, Paid: 2},
+			{Op: clobengine.OpRedeem, Addr: walletT, Cond: feedCond, Amount: 5, Paid: 5}}},
+			[]string{"redeem " + walletM + " 0", "redeem " + walletT + " 0"}},
 		{"a fill of an unknown token is dropped", clobengine.Result{Fills: []clobengine.Trade{fill(0, "99", "99", 1, 0, walletM)}}, nil},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			// Events of an earlier command in the same batch do not shift the log indexes.
-			prev := s.LedgerEvents(nil, 41, 1_800_000_000_000, &clobengine.Result{Set: &clobengine.SetOp{Op: clobengine.OpSplit, Addr: walletM, Cond: feedCond, Amount: 1}})
+			prev := s.LedgerEvents(nil, 41, 1_800_000_000_000, &clobengine.Result{Sets: []clobengine.SetOp{{Op: clobengine.OpSplit, Addr: walletM, Cond: feedCond, Amount: 1}}})
 			evs := s.LedgerEvents(prev, 42, 1_800_000_000_500, &c.r)[len(prev):]
 			var got []string
 			for i := range evs {
 				e := &evs[i]
 				if err := ledger.Validate(e); err != nil {
 					t.Errorf("event %d invalid: %v (%+v)", i, err, e)
+				}
+				if e.Kind == ledger.KindResolution {
+					got = append(got, fmt.Sprintf("resolution %v %d", e.Payouts, e.ResolvedAt))
+					continue
 				}
 				if e.BlockNumber != ChainBlock0+42 || e.LogIndex != int64(i) || e.Timestamp != 1_800_000_000 {
 					t.Errorf("event %d envelope: block %d log %d ts %d", i, e.BlockNumber, e.LogIndex, e.Timestamp)

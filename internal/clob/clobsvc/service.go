@@ -58,6 +58,9 @@ type Options struct {
 	// StreamQueue is each WebSocket session's queue in frames (default
 	// StreamQueue); a session that falls that far behind is closed.
 	StreamQueue int
+	// AutoRedeem is how long after a market's resolution its remaining
+	// holders are redeemed automatically; default 1 h, <0 never.
+	AutoRedeem time.Duration
 }
 
 // Service is the running exchange.
@@ -82,6 +85,7 @@ type Service struct {
 	closeErr  error
 	feedWG    sync.WaitGroup // the ledger feed and the WebSocket fan-out, which outlive the engine's last command
 	hub       streamHub      // WebSocket sessions (stream.go)
+	bookVer   atomic.Uint64  // moves after every applied command: the catalog's live generation (BookLive)
 }
 
 // ErrNotReady is returned while the journal replays.
@@ -100,6 +104,9 @@ func Open(opt Options) *Service {
 	}
 	if opt.SyncEvery == 0 {
 		opt.SyncEvery = 30 * time.Second
+	}
+	if opt.AutoRedeem == 0 {
+		opt.AutoRedeem = time.Hour
 	}
 	if opt.Limits == "" {
 		opt.Limits = "enforce"
@@ -222,6 +229,7 @@ func (s *Service) Submit(c *clobengine.Command) (clobengine.Result, error) {
 		return clobengine.Result{}, errors.New("clobsvc: command without a result")
 	}
 	r := res.Events[0]
+	s.bookVer.Add(1)
 	if c.Op == clobengine.OpMarket && r.Err == nil {
 		s.refreshIndex()
 	}
@@ -276,12 +284,23 @@ func (s *Service) loop() {
 }
 
 // Tick does what the service clock has made due: a tick command when an
-// expiry or a delayed order is due, and the heartbeat cancels. Tests call
-// it after moving their clock.
+// expiry or a delayed order is due, the automatic redemptions and the
+// heartbeat cancels. Tests call it after moving their clock.
 func (s *Service) Tick() {
 	var due int64
-	if err := s.View(func(m *clobengine.Machine) { due = m.NextDue() }); err != nil {
+	var redeem []string
+	if err := s.View(func(m *clobengine.Machine) {
+		due = m.NextDue()
+		if s.opt.AutoRedeem > 0 {
+			redeem = m.RedeemDue(s.now(), s.opt.AutoRedeem.Milliseconds())
+		}
+	}); err != nil {
 		return
+	}
+	for _, cond := range redeem {
+		if _, err := s.Submit(&clobengine.Command{Op: clobengine.OpRedeemAll, Cond: cond}); err != nil {
+			s.log.Warn("clob automatic redemption", "err", err)
+		}
 	}
 	if due > 0 && due <= s.now() {
 		if _, err := s.Submit(&clobengine.Command{Op: clobengine.OpTick}); err != nil {

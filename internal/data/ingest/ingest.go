@@ -41,14 +41,29 @@ func (p *Pipeline) Apply(ctx context.Context, events []ledger.Event) (int, error
 	if err != nil || p.Catalog == nil {
 		return n, err
 	}
+	var resolved []ledger.Event
 	for i := range events {
-		if events[i].Kind == ledger.KindMarket {
+		switch events[i].Kind {
+		case ledger.KindMarket:
 			if err := p.Catalog.UpsertFromLedgerMarket(ctx, events[i]); err != nil {
 				return n, err
 			}
+		case ledger.KindResolution:
+			resolved = append(resolved, events[i])
+		}
+	}
+	if r, ok := p.Catalog.(Resolver); ok && len(resolved) > 0 {
+		if err := r.ResolveFromLedger(ctx, resolved); err != nil { // one catalog transaction per batch
+			return n, err
 		}
 	}
 	return n, nil
+}
+
+// Resolver is a Catalog that closes resolved markets (catalogsql.Store):
+// closed, outcomePrices = the payouts.
+type Resolver interface {
+	ResolveFromLedger(ctx context.Context, evs []ledger.Event) error
 }
 
 // ImportEvents imports catalog documents as markets of the venue: the

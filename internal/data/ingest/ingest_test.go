@@ -22,6 +22,36 @@ func (f *fakeCatalog) UpsertFromLedgerMarket(_ context.Context, ev ledger.Event)
 	return nil
 }
 
+// resolvingCatalog also closes resolved markets.
+type resolvingCatalog struct {
+	fakeCatalog
+	resolved [][]string
+}
+
+func (f *resolvingCatalog) ResolveFromLedger(_ context.Context, evs []ledger.Event) error {
+	var conds []string
+	for _, e := range evs {
+		conds = append(conds, e.ConditionID)
+	}
+	f.resolved = append(f.resolved, conds)
+	return nil
+}
+
+func TestResolutionsCloseTheirCatalogMarketsInOneCall(t *testing.T) {
+	cat := &resolvingCatalog{}
+	p := &Pipeline{Data: fakeData{}, Catalog: cat}
+	evs := []ledger.Event{{Kind: ledger.KindResolution, ConditionID: "a"}, {Kind: ledger.KindTrade}, {Kind: ledger.KindResolution, ConditionID: "b"}}
+	if _, err := p.Apply(context.Background(), evs); err != nil {
+		t.Fatal(err)
+	}
+	if len(cat.resolved) != 1 || len(cat.resolved[0]) != 2 || cat.resolved[0][0] != "a" || cat.resolved[0][1] != "b" {
+		t.Fatalf("catalog resolved %v", cat.resolved)
+	}
+	if _, err := (&Pipeline{Data: fakeData{}, Catalog: cat}).Apply(context.Background(), evs[1:2]); err != nil || len(cat.resolved) != 1 {
+		t.Fatalf("a batch without resolutions called the catalog: %v %v", err, cat.resolved)
+	}
+}
+
 func TestMarketsAreMirroredIntoTheCatalogAfterTheDataStore(t *testing.T) {
 	cat := &fakeCatalog{}
 	p := &Pipeline{Data: fakeData{}, Catalog: cat}

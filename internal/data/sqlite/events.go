@@ -200,7 +200,7 @@ func (a *applier) redeem(e *ledger.Event) error {
 		}
 		held++
 		only = t
-		out := amount.Mul(p.size, m.payouts[i])
+		out := amount.MulFloor(p.size, m.payouts[i]) // floored, as on chain (and the CLOB pays)
 		shares += p.size
 		paid += out
 		w.c.realizedMarket += p.dispose(p.size, out, 0, e.Timestamp)

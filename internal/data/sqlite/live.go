@@ -26,9 +26,11 @@ func (db *DB) LiveGeneration() uint64 {
 // Live serves the catalog's live market fields from the data store, so the
 // catalog never freezes them at import: volume (all-time USDC), 24-hour
 // volume, the last trade price (outcome 0's mark), outcome prices (marks, or
-// payouts once resolved) and open interest (outstanding complete sets: the
-// supply of outcome 0, one USDC each). Liquidity and best bid/ask belong to
-// the order book, not the ledger, and are left to the stored values.
+// payouts once resolved), open interest (outstanding complete sets: the
+// supply of outcome 0, one USDC each) and the one-hour and one-day price
+// changes of outcome 0 (its mark minus priceAt the window's start).
+// Liquidity and best bid/ask belong to the order book, not the ledger: the
+// venue's CLOB supplies them (clobsvc.BookLive).
 //
 // Results are cached per market until the store publishes a new catalog
 // (every Apply that changes markets or marks) or the minute turns (the 24-hour
@@ -70,6 +72,21 @@ func (db *DB) Live(ctx context.Context, conditionIDs []string) (map[string]gamma
 				l.LastTradePrice = &p
 			}
 		}
+		if l.LastTradePrice != nil && len(m.tokens) == 2 && m.tokens[0] != nil && m.tokens[1] != nil {
+			for _, w := range []struct {
+				secs int64
+				dst  **amount.Micro
+			}{{86400, &l.OneDayPriceChange}, {3600, &l.OneHourPriceChange}} {
+				ref, ok, err := db.priceAt(ctx, m.tokens[0].tid, m.tokens[1].tid, now-w.secs)
+				if err != nil {
+					return nil, err
+				}
+				if ok {
+					d := *l.LastTradePrice - ref
+					*w.dst = &d
+				}
+			}
+		}
 		prices := make([]amount.Micro, len(m.tokens))
 		known := m.resolved
 		for i, t := range m.tokens {
@@ -85,6 +102,41 @@ func (db *DB) Live(ctx context.Context, conditionIDs []string) (map[string]gamma
 		lc.put(id, l)
 	}
 	return out, nil
+}
+
+// priceAt is outcome 0's price at from (Unix s) on a binary market: the
+// last trade of either outcome at or before it (a trade of outcome 1 at p
+// puts outcome 0 at 1 − p, as the marks do), else the first trade after it
+// (a market that began trading inside the window changes from its first
+// price). ok is false when the market never traded.
+func (db *DB) priceAt(ctx context.Context, tid0, tid1, from int64) (amount.Micro, bool, error) {
+	const before = `SELECT ts, price FROM activity WHERE tid = ? AND type = 0 AND taker = 1 AND ts <= ? ORDER BY ts DESC LIMIT 1`
+	const after = `SELECT ts, price FROM activity WHERE tid = ? AND type = 0 AND taker = 1 AND ts > ? ORDER BY ts LIMIT 1`
+	for _, q := range []string{before, after} {
+		var best amount.Micro
+		bestTS, found := int64(0), false
+		for i, tid := range []int64{tid0, tid1} {
+			var ts, price int64
+			err := db.r.QueryRowContext(ctx, q, tid, from).Scan(&ts, &price)
+			if err == sql.ErrNoRows {
+				continue
+			}
+			if err != nil {
+				return 0, false, err
+			}
+			p := amount.Micro(price)
+			if i == 1 {
+				p = amount.One - p
+			}
+			if !found || (q == before && ts > bestTS) || (q == after && ts < bestTS) {
+				best, bestTS, found = p, ts, true
+			}
+		}
+		if found {
+			return best, true, nil
+		}
+	}
+	return 0, false, nil
 }
 
 // liveCache holds computed live fields for one (catalog, minute).

@@ -1,0 +1,5 @@
+//go:build !race
+
+package clobhttp_test
+
+const raceSlowdown = 1

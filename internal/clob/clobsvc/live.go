@@ -1,0 +1,122 @@
+package clobsvc
+
+import (
+	"context"
+	"sync"
+	"sync/atomic"
+
+	"pmx/internal/amount"
+	"pmx/internal/catalog/catalog"
+	"pmx/internal/clob/clobengine"
+)
+
+// LiquidityBand is how far from the midpoint resting orders count towards a
+// market's liquidity: 0.10 (docs/clob.md "Catalog live fields").
+const LiquidityBand = 100_000 // micro
+
+// BookLive is the catalog's live source for the venue: the data store's
+// figures (volumes, last trade price, price changes, open interest, outcome
+// prices) with the CLOB's book on top (bestBid, bestAsk, hence spread, and
+// liquidity), for the markets the CLOB trades. Before SetService, or for a
+// market the CLOB does not know, it is the data store alone.
+type BookLive struct {
+	Data catalog.LiveFields
+	svc  atomic.Pointer[Service]
+
+	mu   sync.Mutex // guards last and gen (a leaf lock)
+	last [2]uint64  // (data generation, book version) that gen numbers
+	gen  uint64
+}
+
+// SetService makes the CLOB's books part of the answers.
+func (b *BookLive) SetService(s *Service) { b.svc.Store(s) }
+
+// LiveGeneration moves whenever the data store's live generation or the
+// CLOB's book version does (each distinct pair gets a new, increasing
+// number), so the catalog's response cache never serves a stale book.
+func (b *BookLive) LiveGeneration() uint64 {
+	var pair [2]uint64
+	if g, ok := b.Data.(interface{ LiveGeneration() uint64 }); ok {
+		pair[0] = g.LiveGeneration()
+	}
+	if s := b.svc.Load(); s != nil {
+		pair[1] = s.bookVer.Load()
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if pair != b.last || b.gen == 0 {
+		b.last = pair
+		b.gen++
+	}
+	return b.gen
+}
+
+// Live implements catalog.LiveFields.
+func (b *BookLive) Live(ctx context.Context, conds []string) (map[string]catalog.Live, error) {
+	out, err := b.Data.Live(ctx, conds)
+	if err != nil {
+		return nil, err
+	}
+	s := b.svc.Load()
+	if s == nil {
+		return out, nil
+	}
+	if out == nil {
+		out = make(map[string]catalog.Live, len(conds))
+	}
+	// While the engine replays (425), the data store's figures stand alone.
+	_ = s.View(func(m *clobengine.Machine) {
+		for _, c := range conds {
+			mk := m.MarketByCond(c)
+			if mk == nil {
+				continue
+			}
+			l := out[c]
+			bid, ask, liq := BookFigures(mk)
+			l.BestBid, l.BestAsk, l.Liquidity = &bid, &ask, &liq
+			out[c] = l
+		}
+	})
+	return out, nil
+}
+
+// BookFigures are a market's book figures in its first outcome's terms:
+// the best bid (0 when none), the best ask (1 when none) and the liquidity,
+// the notional (price × size, USDC) of the resting orders of both sides
+// priced within LiquidityBand of the midpoint (of the one side when the
+// other is empty). A NO order rests in the same book at the complementary
+// price, so each order counts once.
+func BookFigures(mk *clobengine.Market) (bid, ask, liq amount.Micro) {
+	unit := amount.Micro(amount.Scale / mk.Ticks) // micro per tick
+	// At most this many levels of a side lie within the band: it is all the
+	// liquidity needs, and the first is the best price either way.
+	bids, asks := mk.Depth(0, int(LiquidityBand/unit)+1)
+	bid, ask = 0, amount.One
+	if len(bids) > 0 {
+		bid = amount.Micro(bids[0].Price) * unit
+	}
+	if len(asks) > 0 {
+		ask = amount.Micro(asks[0].Price) * unit
+	}
+	var mid amount.Micro
+	switch {
+	case len(bids) > 0 && len(asks) > 0:
+		mid = (bid + ask) / 2
+	case len(bids) > 0:
+		mid = bid
+	case len(asks) > 0:
+		mid = ask
+	default:
+		return bid, ask, 0
+	}
+	for _, side := range [][]clobengine.Level{bids, asks} {
+		for _, l := range side {
+			p := amount.Micro(l.Price) * unit
+			if p < mid-LiquidityBand || p > mid+LiquidityBand {
+				break // levels are best first: the rest are farther out
+			}
+			liq += amount.MulFloor(amount.Micro(l.Size), p)
+		}
+	}
+	return bid, ask, liq
+}
