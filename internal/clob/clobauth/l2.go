@@ -44,6 +44,19 @@ const DefaultL2Window = 5 * time.Minute
 // request body (nil or empty when there is none). window <= 0 disables the
 // timestamp check. Every failure is ErrL2.
 func VerifyL2(h L2Headers, creds Creds, owner secp.Address, method, path string, body []byte, now time.Time, window time.Duration) error {
+	key, ok := decodeB64(creds.Secret)
+	if !ok {
+		return ErrL2
+	}
+	return verifyL2(h, creds, key, owner, method, path, body, now, window)
+}
+
+// VerifyL2Secret is VerifyL2 with credentials from a SecretCache.
+func VerifyL2Secret(h L2Headers, s *Secret, owner secp.Address, method, path string, body []byte, now time.Time, window time.Duration) error {
+	return verifyL2(h, s.Creds, s.raw, owner, method, path, body, now, window)
+}
+
+func verifyL2(h L2Headers, creds Creds, key []byte, owner secp.Address, method, path string, body []byte, now time.Time, window time.Duration) error {
 	if h.APIKey == "" || h.APIKey != creds.APIKey {
 		return ErrL2
 	}
@@ -62,10 +75,6 @@ func VerifyL2(h L2Headers, creds Creds, owner secp.Address, method, path string,
 		return ErrL2
 	}
 	got, ok := decodeB64(h.Signature)
-	if !ok {
-		return ErrL2
-	}
-	key, ok := decodeB64(creds.Secret)
 	if !ok {
 		return ErrL2
 	}

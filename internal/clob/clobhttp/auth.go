@@ -96,6 +96,7 @@ func (h *Handler) deleteKey(w http.ResponseWriter, r *http.Request) {
 		WriteError(w, h.log, err, clob.ErrDeleteAPIKey)
 		return
 	}
+	h.secrets.Forget(k.APIKey)
 	if !revoked { // revoked concurrently by another request with the same key
 		fail(w, clob.ErrUnauthorized)
 		return
@@ -146,8 +147,8 @@ func (h *Handler) RequireL2(next http.Handler) http.Handler {
 			fail(w, clob.ErrUnauthorized)
 			return
 		}
-		creds := h.deriver.Derive(k.Address, k.Nonce, k.Generation)
-		if err := clobauth.VerifyL2(hd, creds, k.Address, r.Method, r.URL.Path, body, h.clock.Now(), h.l2Window); err != nil {
+		sec := h.secrets.Get(k.APIKey, k.Address, k.Nonce, k.Generation)
+		if err := clobauth.VerifyL2Secret(hd, sec, k.Address, r.Method, r.URL.Path, body, h.clock.Now(), h.l2Window); err != nil {
 			fail(w, clob.ErrUnauthorized)
 			return
 		}

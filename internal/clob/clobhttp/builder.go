@@ -44,9 +44,9 @@ func (h *Handler) builderKey(r *http.Request, body []byte) (clob.Key, bool, bool
 	if err != nil || !ok || k.Revoked || !isBuilderKey(k) {
 		return clob.Key{}, true, false
 	}
-	creds := h.deriver.Derive(k.Address, k.Nonce, k.Generation)
+	sec := h.secrets.Get(k.APIKey, k.Address, k.Nonce, k.Generation)
 	hd := clobauth.L2Headers{Address: k.Address.Hex(), Signature: sig, Timestamp: ts, APIKey: key, Passphrase: pass}
-	if clobauth.VerifyL2(hd, creds, k.Address, r.Method, r.URL.Path, body, h.clock.Now(), h.l2Window) != nil {
+	if clobauth.VerifyL2Secret(hd, sec, k.Address, r.Method, r.URL.Path, body, h.clock.Now(), h.l2Window) != nil {
 		return clob.Key{}, true, false
 	}
 	return k, true, true
@@ -101,6 +101,7 @@ func (h *Handler) revokeBuilderKey(w http.ResponseWriter, r *http.Request) {
 		WriteError(w, h.log, err, clob.ErrBuilderRevoke)
 		return
 	}
+	h.secrets.Forget(k.APIKey)
 	writeJSON(w, http.StatusOK, "OK")
 }
 
