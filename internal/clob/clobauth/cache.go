@@ -1,6 +1,9 @@
 package clobauth
 
 import (
+	"crypto/hmac"
+	"crypto/sha256"
+	"hash"
 	"sync"
 
 	"pmx/internal/crypto/eip712"
@@ -15,6 +18,15 @@ type Secret struct {
 	addr  secp.Address
 	nonce eip712.Uint256
 	gen   uint32
+	macs  sync.Pool // HMAC-SHA256 states keyed with raw
+}
+
+// mac is an HMAC keyed with the secret, from the pool when one is free.
+func (s *Secret) mac() hash.Hash {
+	if m, ok := s.macs.Get().(hash.Hash); ok {
+		return m
+	}
+	return hmac.New(sha256.New, s.raw)
 }
 
 // DefaultCacheKeys is how many keys a SecretCache keeps by default.

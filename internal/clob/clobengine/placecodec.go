@@ -45,13 +45,24 @@ func encodePlace(orders []OrderInput) []byte {
 	b := make([]byte, 0, n)
 	b = append(b, cmdPlaceBin)
 	b = binary.AppendUvarint(b, uint64(len(orders)))
-	var rec []byte
 	for i := range orders {
-		rec = appendOrder(rec[:0], &orders[i])
-		b = binary.AppendUvarint(b, uint64(len(rec)))
-		b = append(b, rec...)
+		b = binary.AppendUvarint(b, uint64(orderLen(&orders[i])))
+		b = appendOrder(b, &orders[i])
 	}
 	return b
+}
+
+// orderLen is the length appendOrder appends for o.
+func orderLen(o *OrderInput) int {
+	var tmp [binary.MaxVarintLen64]byte
+	n := 3 + binary.PutUvarint(tmp[:], o.Nonce)
+	for _, s := range [...]string{o.Hash, o.Token, o.Type, o.Maker, o.Signer, o.APIKey, o.Builder, o.Code} {
+		n += binary.PutUvarint(tmp[:], uint64(len(s))) + len(s)
+	}
+	for _, v := range [...]int64{int64(o.Version), o.MakerAmt, o.TakerAmt, o.Expiration, o.Stamp, o.FeeBps} {
+		n += binary.PutVarint(tmp[:], v)
+	}
+	return n
 }
 
 func appendOrder(b []byte, o *OrderInput) []byte {

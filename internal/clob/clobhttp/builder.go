@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"net/http"
+	"net/textproto"
 	"strconv"
 	"time"
 
@@ -27,10 +28,19 @@ func builderNonce(n uint64) eip712.Uint256 {
 	return u
 }
 
+// The POLY_BUILDER_* header names in net/http's canonical form (read on
+// every order request; Header.Get would canonicalize them each time).
+var (
+	hdrBuilderKey  = textproto.CanonicalMIMEHeaderKey("POLY_BUILDER_API_KEY")
+	hdrBuilderPass = textproto.CanonicalMIMEHeaderKey("POLY_BUILDER_PASSPHRASE")
+	hdrBuilderSig  = textproto.CanonicalMIMEHeaderKey("POLY_BUILDER_SIGNATURE")
+	hdrBuilderTS   = textproto.CanonicalMIMEHeaderKey("POLY_BUILDER_TIMESTAMP")
+)
+
 // builderHeaders are the POLY_BUILDER_* headers.
 func builderHeaders(r *http.Request) (key, pass, sig, ts string) {
-	return r.Header.Get("POLY_BUILDER_API_KEY"), r.Header.Get("POLY_BUILDER_PASSPHRASE"),
-		r.Header.Get("POLY_BUILDER_SIGNATURE"), r.Header.Get("POLY_BUILDER_TIMESTAMP")
+	return clobauth.Header(r.Header, hdrBuilderKey), clobauth.Header(r.Header, hdrBuilderPass),
+		clobauth.Header(r.Header, hdrBuilderSig), clobauth.Header(r.Header, hdrBuilderTS)
 }
 
 // builderKey verifies the builder headers over method, path and body and
