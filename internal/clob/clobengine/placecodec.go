@@ -1,6 +1,9 @@
 package clobengine
 
-import "encoding/binary"
+import (
+	"encoding/binary"
+	"reflect"
+)
 
 // cmdPlaceBin prefixes the binary record of a place command, the one hot
 // command (every order over HTTP is one): reflection-free JSON on both
@@ -28,11 +31,27 @@ const (
 const minPlaceRecord = 1 + 8 + 3 + 7
 
 // placeOnly reports whether c carries nothing but its orders, so the
-// binary record holds all of it (TestPlaceOnlyCoversEveryField keeps this
-// in step with Command's fields).
+// binary record holds all of it. It walks Command's fields, so a field
+// added later sends a place command that sets it to JSON rather than
+// losing it (TestPlaceRecordCoversEveryField).
 func placeOnly(c *Command) bool {
-	return c.Op == OpPlace && c.Market == nil && c.Addr == "" && c.Amount == 0 && c.Cond == "" && c.Asset == "" &&
-		c.IDs == nil && c.APIKey == "" && c.Mode == "" && c.Retry == 0 && c.Status == "" && c.Tier == 0 && c.Signer == ""
+	if c.Op != OpPlace {
+		return false
+	}
+	v := reflect.ValueOf(c).Elem()
+	for i := range v.NumField() {
+		if i != cmdOpField && i != cmdOrdersField && !v.Field(i).IsZero() {
+			return false
+		}
+	}
+	return true
+}
+
+var cmdOpField, cmdOrdersField = cmdField("Op"), cmdField("Orders")
+
+func cmdField(name string) int {
+	f, _ := reflect.TypeFor[Command]().FieldByName(name)
+	return f.Index[0]
 }
 
 func encodePlace(orders []OrderInput) []byte {
