@@ -303,41 +303,54 @@ func (o *SignedOrder) Hash(d *Domains, negRisk bool) [32]byte {
 // appDomainSeparator ‖ contentsHash ‖ type string ‖ uint16 length, and
 // must name this order and exchange).
 func (o *SignedOrder) Signed(d *Domains, negRisk bool) ([32]byte, secp.Signature, error) {
+	digest, _, sig, err := o.signed(d, negRisk)
+	return digest, sig, err
+}
+
+// signed is Signed that also returns the order's own digest (its ID).
+func (o *SignedOrder) signed(d *Domains, negRisk bool) (digest, id [32]byte, sig secp.Signature, err error) {
 	sep := d.Separator(o.Version, negRisk)
 	contents := o.StructHash()
-	var sig secp.Signature
+	id = eip712.Digest(sep, contents)
 	if o.SignatureType != SigPoly1271 {
 		copy(sig[:], o.Signature)
 		if sig[64] >= 27 {
 			sig[64] -= 27
 		}
-		return eip712.Digest(sep, contents), sig, nil
+		return id, id, sig, nil
 	}
 	w := o.Signature
 	if len(w) != 65+32+32+len(OrderTypeV2)+2 || int(binary.BigEndian.Uint16(w[len(w)-2:])) != len(OrderTypeV2) ||
 		!bytes.Equal(w[65:97], sep[:]) || !bytes.Equal(w[97:129], contents[:]) || string(w[129:len(w)-2]) != OrderTypeV2 {
-		return [32]byte{}, sig, errWrappedSignature
+		return [32]byte{}, [32]byte{}, sig, errWrappedSignature
 	}
 	copy(sig[:], w[:65])
 	if sig[64] >= 27 {
 		sig[64] -= 27
 	}
-	return eip712.Digest(sep, TypedDataSignHash(contents, d.Chain, o.Signer)), sig, nil
+	return eip712.Digest(sep, TypedDataSignHash(contents, d.Chain, o.Signer)), id, sig, nil
 }
 
 // Verify recovers the EOA that signed the order: for types 0-2 it must be
 // the order's signer; for POLY_1271 the signer field is the deposit wallet
 // and the EOA is whoever signed the envelope.
 func (o *SignedOrder) Verify(d *Domains, negRisk bool) (secp.Address, error) {
-	digest, sig, err := o.Signed(d, negRisk)
+	a, _, err := o.VerifyID(d, negRisk)
+	return a, err
+}
+
+// VerifyID is Verify that also returns the order's Hash (its ID), which
+// it computes on the way.
+func (o *SignedOrder) VerifyID(d *Domains, negRisk bool) (secp.Address, [32]byte, error) {
+	digest, id, sig, err := o.signed(d, negRisk)
 	if err != nil {
-		return secp.Address{}, err
+		return secp.Address{}, id, err
 	}
 	a, err := secp.Recover(digest, sig)
 	if err != nil || (o.SignatureType != SigPoly1271 && a != o.Signer) {
-		return secp.Address{}, errOrderSignature
+		return secp.Address{}, id, errOrderSignature
 	}
-	return a, nil
+	return a, id, nil
 }
 
 // TypedDataSignHash is hashStruct(TypedDataSign{contents, "DepositWallet",

@@ -42,6 +42,9 @@ func TestOrderV1Vectors(t *testing.T) {
 		if err != nil || a != o.Signer {
 			t.Fatalf("verify: %v %v", a, err)
 		}
+		if a2, id, err := o.VerifyID(d, tc.negRisk); err != nil || a2 != a || id != h {
+			t.Fatalf("VerifyID: %v %x %v", a2, id, err)
+		}
 		// The same signature does not verify for the other exchange.
 		if _, err := o.Verify(d, !tc.negRisk); err == nil {
 			t.Fatal("signature verified against the other exchange")

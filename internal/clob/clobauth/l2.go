@@ -6,7 +6,9 @@ import (
 	"crypto/subtle"
 	"encoding/base64"
 	"errors"
+	"hash"
 	"net/http"
+	"net/textproto"
 	"strconv"
 	"strings"
 	"time"
@@ -25,12 +27,32 @@ type L2Headers struct {
 // L2HeadersFrom reads the L2 headers of a request.
 func L2HeadersFrom(h http.Header) L2Headers {
 	return L2Headers{
-		Address:    h.Get(HeaderAddress),
-		Signature:  h.Get(HeaderSignature),
-		Timestamp:  h.Get(HeaderTimestamp),
-		APIKey:     h.Get(HeaderAPIKey),
-		Passphrase: h.Get(HeaderPassphrase),
+		Address:    Header(h, canonAddress),
+		Signature:  Header(h, canonSignature),
+		Timestamp:  Header(h, canonTimestamp),
+		APIKey:     Header(h, canonAPIKey),
+		Passphrase: Header(h, canonPassphrase),
 	}
+}
+
+// The L2 header names as net/http stores them: Header.Get would
+// re-canonicalize each name (the underscore costs an allocation) on every
+// request.
+var (
+	canonAddress    = textproto.CanonicalMIMEHeaderKey(HeaderAddress)
+	canonSignature  = textproto.CanonicalMIMEHeaderKey(HeaderSignature)
+	canonTimestamp  = textproto.CanonicalMIMEHeaderKey(HeaderTimestamp)
+	canonAPIKey     = textproto.CanonicalMIMEHeaderKey(HeaderAPIKey)
+	canonPassphrase = textproto.CanonicalMIMEHeaderKey(HeaderPassphrase)
+)
+
+// Header is h.Get(name) for a name already in canonical form (see
+// textproto.CanonicalMIMEHeaderKey), without canonicalizing it again.
+func Header(h http.Header, canonical string) string {
+	if v := h[canonical]; len(v) > 0 {
+		return v[0]
+	}
+	return ""
 }
 
 // DefaultL2Window bounds |now - POLY_TIMESTAMP| for L2 requests.
@@ -44,6 +66,23 @@ const DefaultL2Window = 5 * time.Minute
 // request body (nil or empty when there is none). window <= 0 disables the
 // timestamp check. Every failure is ErrL2.
 func VerifyL2(h L2Headers, creds Creds, owner secp.Address, method, path string, body []byte, now time.Time, window time.Duration) error {
+	key, ok := decodeB64(creds.Secret)
+	if !ok {
+		return ErrL2
+	}
+	return verifyL2(h, creds, func() hash.Hash { return hmac.New(sha256.New, key) }, nil, owner, method, path, body, now, window)
+}
+
+// VerifyL2Secret is VerifyL2 with credentials from a SecretCache; the
+// HMAC state keyed with the secret is reused across requests.
+func VerifyL2Secret(h L2Headers, s *Secret, owner secp.Address, method, path string, body []byte, now time.Time, window time.Duration) error {
+	return verifyL2(h, s.Creds, s.mac, s.macs.Put, owner, method, path, body, now, window)
+}
+
+// verifyL2 checks h; newMAC returns an HMAC-SHA256 keyed with the secret,
+// done (if not nil) takes it back.
+func verifyL2(h L2Headers, creds Creds, newMAC func() hash.Hash, done func(any), owner secp.Address, method, path string, body []byte,
+	now time.Time, window time.Duration) error {
 	if h.APIKey == "" || h.APIKey != creds.APIKey {
 		return ErrL2
 	}
@@ -65,11 +104,12 @@ func VerifyL2(h L2Headers, creds Creds, owner secp.Address, method, path string,
 	if !ok {
 		return ErrL2
 	}
-	key, ok := decodeB64(creds.Secret)
-	if !ok {
-		return ErrL2
+	m := newMAC()
+	sum := writeMAC(m, h.Timestamp, method, path, body)
+	if done != nil {
+		done(m)
 	}
-	if !hmac.Equal(got, mac(key, h.Timestamp, method, path, body)) {
+	if !hmac.Equal(got, sum) {
 		return ErrL2
 	}
 	return nil
@@ -87,10 +127,14 @@ func Sign(secret, timestamp, method, path string, body []byte) (string, error) {
 }
 
 func mac(key []byte, timestamp, method, path string, body []byte) []byte {
-	m := hmac.New(sha256.New, key)
-	m.Write([]byte(timestamp))
-	m.Write([]byte(strings.ToUpper(method)))
-	m.Write([]byte(path))
+	return writeMAC(hmac.New(sha256.New, key), timestamp, method, path, body)
+}
+
+// writeMAC resets m and returns its sum over timestamp + METHOD + path + body.
+func writeMAC(m hash.Hash, timestamp, method, path string, body []byte) []byte {
+	m.Reset()
+	var pre [128]byte
+	m.Write(append(append(append(pre[:0], timestamp...), strings.ToUpper(method)...), path...))
 	m.Write(body)
 	return m.Sum(nil)
 }

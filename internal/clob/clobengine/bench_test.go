@@ -1,6 +1,7 @@
 package clobengine
 
 import (
+	"encoding/json"
 	"fmt"
 	"testing"
 )
@@ -40,4 +41,32 @@ func BenchmarkMatchComplementary(b *testing.B) {
 	b.StopTimer()
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "orders/s")
 	b.ReportMetric(float64(trades)/b.Elapsed().Seconds(), "trades/s")
+}
+
+// BenchmarkPlaceCodec encodes and decodes a 15-order place command: the
+// binary record against the JSON every other op uses.
+func BenchmarkPlaceCodec(b *testing.B) {
+	orders := make([]OrderInput, 15)
+	for i := range orders {
+		orders[i] = fullOrder()
+	}
+	c := &Command{Op: OpPlace, Orders: orders}
+	b.Run("binary", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			p, _ := Encode(c)
+			if _, err := Decode(p); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("json", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			j, _ := json.Marshal(c)
+			if _, err := Decode(append([]byte{cmdVersion}, j...)); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }

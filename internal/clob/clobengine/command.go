@@ -83,8 +83,12 @@ type OrderInput struct {
 // cmdVersion prefixes every encoded command, so the encoding can change.
 const cmdVersion = 1
 
-// Encode is the journal payload of c.
+// Encode is the journal payload of c: a binary record for a place command
+// (placecodec.go), JSON for every other op.
 func Encode(c *Command) ([]byte, error) {
+	if placeOnly(c) {
+		return encodePlace(c.Orders), nil
+	}
 	b, err := json.Marshal(c)
 	if err != nil {
 		return nil, err
@@ -96,6 +100,9 @@ var errCommand = errors.New("clobengine: malformed command")
 
 // Decode reads a journal payload.
 func Decode(b []byte) (*Command, error) {
+	if len(b) >= 2 && b[0] == cmdPlaceBin {
+		return decodePlace(b[1:])
+	}
 	if len(b) < 2 || b[0] != cmdVersion {
 		return nil, errCommand
 	}

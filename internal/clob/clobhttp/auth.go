@@ -1,7 +1,6 @@
 package clobhttp
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"io"
@@ -96,6 +95,7 @@ func (h *Handler) deleteKey(w http.ResponseWriter, r *http.Request) {
 		WriteError(w, h.log, err, clob.ErrDeleteAPIKey)
 		return
 	}
+	h.secrets.Forget(k.APIKey)
 	if !revoked { // revoked concurrently by another request with the same key
 		fail(w, clob.ErrUnauthorized)
 		return
@@ -105,19 +105,29 @@ func (h *Handler) deleteKey(w http.ResponseWriter, r *http.Request) {
 
 type keyCtx struct{}
 
+// authed is what RequireL2 hands on: the key and the body it read, so the
+// handler does not read (and copy) the body a second time.
+type authed struct {
+	key  clob.Key
+	body []byte
+}
+
 // KeyFrom returns the API key that authenticated the request (set by
 // RequireL2).
 func KeyFrom(ctx context.Context) (clob.Key, bool) {
-	k, ok := ctx.Value(keyCtx{}).(clob.Key)
-	return k, ok
+	a, ok := ctx.Value(keyCtx{}).(*authed)
+	if !ok {
+		return clob.Key{}, false
+	}
+	return a.key, true
 }
 
 // RequireL2 admits only requests carrying valid L2 headers for an active API
 // key: key known and not revoked, passphrase, owner address, timestamp
 // window and HMAC over timestamp+METHOD+path+body (path without the query
 // string). Every failure is 401 "Unauthorized/Invalid api key". The body is
-// read (up to MaxBody) to check the HMAC and handed on unchanged; next finds
-// the key with KeyFrom.
+// read (up to MaxBody) to check the HMAC and handed on in the context, not
+// in r.Body: next reads it with readBody and finds the key with KeyFrom.
 func (h *Handler) RequireL2(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		hd := clobauth.L2HeadersFrom(r.Header)
@@ -125,7 +135,7 @@ func (h *Handler) RequireL2(next http.Handler) http.Handler {
 			fail(w, clob.ErrUnauthorized)
 			return
 		}
-		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, h.maxBody))
+		body, err := readAll(http.MaxBytesReader(w, r.Body, h.maxBody), r.ContentLength, h.maxBody)
 		if err != nil {
 			var tooBig *http.MaxBytesError
 			if errors.As(err, &tooBig) {
@@ -146,12 +156,33 @@ func (h *Handler) RequireL2(next http.Handler) http.Handler {
 			fail(w, clob.ErrUnauthorized)
 			return
 		}
-		creds := h.deriver.Derive(k.Address, k.Nonce, k.Generation)
-		if err := clobauth.VerifyL2(hd, creds, k.Address, r.Method, r.URL.Path, body, h.clock.Now(), h.l2Window); err != nil {
+		sec := h.secrets.Get(k.APIKey, k.Address, k.Nonce, k.Generation)
+		if err := clobauth.VerifyL2Secret(hd, sec, k.Address, r.Method, r.URL.Path, body, h.clock.Now(), h.l2Window); err != nil {
 			fail(w, clob.ErrUnauthorized)
 			return
 		}
-		r.Body = io.NopCloser(bytes.NewReader(body))
-		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), keyCtx{}, k)))
+		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), keyCtx{}, &authed{key: k, body: body})))
 	})
+}
+
+// readAll reads rd whole, sized up front by the request's Content-Length
+// (trusted only up to max) so a body is read into one allocation.
+func readAll(rd io.Reader, length, max int64) ([]byte, error) {
+	if length < 0 || length > max {
+		length = 512
+	}
+	b := make([]byte, 0, length+1) // +1: the read that sees EOF needs no growth
+	for {
+		if len(b) == cap(b) {
+			b = append(b, 0)[:len(b)]
+		}
+		n, err := rd.Read(b[len(b):cap(b)])
+		b = b[:len(b)+n]
+		if err == io.EOF {
+			return b, nil
+		}
+		if err != nil {
+			return b, err
+		}
+	}
 }

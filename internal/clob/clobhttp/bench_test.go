@@ -7,9 +7,9 @@ import (
 	"testing"
 )
 
-// BenchmarkRequireL2 is L2 authentication alone (cached key record,
-// credential derivation, HMAC) in front of a no-op handler: the fixed cost
-// every trading request will pay.
+// BenchmarkRequireL2 is L2 authentication alone (cached key record, cached
+// derived credentials, HMAC) in front of a no-op handler: the fixed cost
+// every trading request pays.
 func BenchmarkRequireL2(b *testing.B) {
 	e := newEnv(b)
 	w := newWallet(b, priv0)

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"net/http"
+	"net/textproto"
 	"strconv"
 	"time"
 
@@ -27,10 +28,19 @@ func builderNonce(n uint64) eip712.Uint256 {
 	return u
 }
 
+// The POLY_BUILDER_* header names in net/http's canonical form (read on
+// every order request; Header.Get would canonicalize them each time).
+var (
+	hdrBuilderKey  = textproto.CanonicalMIMEHeaderKey("POLY_BUILDER_API_KEY")
+	hdrBuilderPass = textproto.CanonicalMIMEHeaderKey("POLY_BUILDER_PASSPHRASE")
+	hdrBuilderSig  = textproto.CanonicalMIMEHeaderKey("POLY_BUILDER_SIGNATURE")
+	hdrBuilderTS   = textproto.CanonicalMIMEHeaderKey("POLY_BUILDER_TIMESTAMP")
+)
+
 // builderHeaders are the POLY_BUILDER_* headers.
 func builderHeaders(r *http.Request) (key, pass, sig, ts string) {
-	return r.Header.Get("POLY_BUILDER_API_KEY"), r.Header.Get("POLY_BUILDER_PASSPHRASE"),
-		r.Header.Get("POLY_BUILDER_SIGNATURE"), r.Header.Get("POLY_BUILDER_TIMESTAMP")
+	return clobauth.Header(r.Header, hdrBuilderKey), clobauth.Header(r.Header, hdrBuilderPass),
+		clobauth.Header(r.Header, hdrBuilderSig), clobauth.Header(r.Header, hdrBuilderTS)
 }
 
 // builderKey verifies the builder headers over method, path and body and
@@ -44,9 +54,9 @@ func (h *Handler) builderKey(r *http.Request, body []byte) (clob.Key, bool, bool
 	if err != nil || !ok || k.Revoked || !isBuilderKey(k) {
 		return clob.Key{}, true, false
 	}
-	creds := h.deriver.Derive(k.Address, k.Nonce, k.Generation)
+	sec := h.secrets.Get(k.APIKey, k.Address, k.Nonce, k.Generation)
 	hd := clobauth.L2Headers{Address: k.Address.Hex(), Signature: sig, Timestamp: ts, APIKey: key, Passphrase: pass}
-	if clobauth.VerifyL2(hd, creds, k.Address, r.Method, r.URL.Path, body, h.clock.Now(), h.l2Window) != nil {
+	if clobauth.VerifyL2Secret(hd, sec, k.Address, r.Method, r.URL.Path, body, h.clock.Now(), h.l2Window) != nil {
 		return clob.Key{}, true, false
 	}
 	return k, true, true
@@ -101,6 +111,7 @@ func (h *Handler) revokeBuilderKey(w http.ResponseWriter, r *http.Request) {
 		WriteError(w, h.log, err, clob.ErrBuilderRevoke)
 		return
 	}
+	h.secrets.Forget(k.APIKey)
 	writeJSON(w, http.StatusOK, "OK")
 }
 

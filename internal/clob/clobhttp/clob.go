@@ -36,6 +36,7 @@ type Handler struct {
 	store    clob.Store
 	svc      *clobsvc.Service
 	deriver  *clobauth.Deriver
+	secrets  *clobauth.SecretCache // derived L2 credentials of recently used keys
 	l1       *clobauth.L1
 	l2Window time.Duration
 	maxBody  int64
@@ -58,6 +59,7 @@ func New(opt Options) (*Handler, error) {
 		store:    opt.Store,
 		svc:      opt.Service,
 		deriver:  d,
+		secrets:  clobauth.NewSecretCache(d, 0),
 		l1:       clobauth.NewL1(opt.L1),
 		l2Window: opt.L2Window,
 		maxBody:  opt.MaxBody,

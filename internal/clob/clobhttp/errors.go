@@ -67,8 +67,12 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	writeRaw(w, status, b)
 }
 
+// jsonType is the Content-Type value, shared: Header.Set would allocate
+// a fresh slice per answer (net/http copies the header map before writing).
+var jsonType = []string{"application/json"}
+
 func writeRaw(w http.ResponseWriter, status int, b []byte) {
-	w.Header().Set("Content-Type", "application/json")
+	w.Header()["Content-Type"] = jsonType
 	w.WriteHeader(status)
 	_, _ = w.Write(b)
 }

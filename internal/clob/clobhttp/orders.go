@@ -2,7 +2,6 @@ package clobhttp
 
 import (
 	"encoding/json"
-	"io"
 	"net/http"
 	"strconv"
 
@@ -43,8 +42,13 @@ func (h *Handler) limit(w http.ResponseWriter, signer string, bucket int, cost i
 	return true
 }
 
+// readBody is the request body: the one RequireL2 already read, else read
+// now (up to max).
 func readBody(w http.ResponseWriter, r *http.Request, max int64) ([]byte, bool) {
-	b, err := io.ReadAll(http.MaxBytesReader(w, r.Body, max))
+	if a, ok := r.Context().Value(keyCtx{}).(*authed); ok {
+		return a.body, true
+	}
+	b, err := readAll(http.MaxBytesReader(w, r.Body, max), r.ContentLength, max)
 	return b, err == nil
 }
 
@@ -52,7 +56,7 @@ func readBody(w http.ResponseWriter, r *http.Request, max int64) ([]byte, bool) 
 // API key, the signature must verify for the exchange of the token's market,
 // and the EOA that signed must be the API key's address (for POLY_1271 the
 // EOA behind the deposit wallet; for types 0-2 the order's signer field).
-func (h *Handler) prepare(no *clob.NewOrder, k clob.Key, builder string) (clobengine.OrderInput, *clob.Error) {
+func (h *Handler) prepare(no *clob.NewOrder, k clob.Key, signer, builder string) (clobengine.OrderInput, *clob.Error) {
 	var in clobengine.OrderInput
 	if h.svc.Replaying() {
 		return in, clob.E(clob.ErrTooEarly)
@@ -75,17 +79,16 @@ func (h *Handler) prepare(no *clob.NewOrder, k clob.Key, builder string) (cloben
 	if o.SignatureType == clob.SigEOA && o.Maker != o.Signer {
 		return in, clob.E(clob.ErrInvalidOrderPayload)
 	}
-	eoa, err := o.Verify(h.svc.Domains, ti.NegRisk)
+	eoa, hash, err := o.VerifyID(h.svc.Domains, ti.NegRisk)
 	if err != nil {
 		return in, clob.E(clob.ErrInvalidOrderPayload)
 	}
 	if eoa != k.Address {
 		return in, clob.E(clob.ErrSignerMismatch)
 	}
-	hash := o.Hash(h.svc.Domains, ti.NegRisk)
 	in = clobengine.OrderInput{Hash: "0x" + hexLower(hash[:]), Token: token, Side: o.Side, MakerAmt: int64(o.MakerAmount),
-		TakerAmt: int64(o.TakerAmount), Type: no.OrderType, PostOnly: no.PostOnly, Maker: lower(o.Maker.Hex()),
-		Signer: lower(k.Address.Hex()), APIKey: k.APIKey, Expiration: int64(min(o.Expiration, 1<<40)), Version: o.Version,
+		TakerAmt: int64(o.TakerAmount), Type: no.OrderType, PostOnly: no.PostOnly, Maker: o.Maker.Hex(),
+		Signer: signer, APIKey: k.APIKey, Expiration: int64(min(o.Expiration, 1<<40)), Version: o.Version,
 		FeeBps: int64(o.FeeRateBps), SigType: o.SignatureType, NegRisk: ti.NegRisk, Builder: builder}
 	if o.Builder != ([32]byte{}) {
 		in.Code = "0x" + hexLower(o.Builder[:])
@@ -125,34 +128,6 @@ func hexLower(b []byte) string {
 	return string(out)
 }
 
-// sendOrderResponse is the SendOrderResponse of §5.7.
-type sendOrderResponse struct {
-	Success      bool     `json:"success"`
-	ErrorMsg     string   `json:"errorMsg"`
-	OrderID      string   `json:"orderID"`
-	Status       string   `json:"status"`
-	MakingAmount string   `json:"makingAmount"`
-	TakingAmount string   `json:"takingAmount"`
-	TxHashes     []string `json:"transactionsHashes"`
-	TradeIDs     []string `json:"tradeIDs"`
-}
-
-func response(p clobengine.PlaceResult) sendOrderResponse {
-	s := sendOrderResponse{Success: p.Err == nil, OrderID: p.OrderID, Status: p.Status, TxHashes: []string{}, TradeIDs: []string{}}
-	if p.Err != nil {
-		s.ErrorMsg = p.Err.Msg
-		return s
-	}
-	if len(p.TradeIDs) > 0 {
-		s.MakingAmount, s.TakingAmount = microText(p.Making), microText(p.Taking)
-		s.TradeIDs = p.TradeIDs
-		for _, id := range p.TradeIDs {
-			s.TxHashes = append(s.TxHashes, txHash(id))
-		}
-	}
-	return s
-}
-
 // txHash is the simulated chain's transaction hash of a trade.
 func txHash(tradeID string) string { return clobengine.TxHash(tradeID) }
 
@@ -164,10 +139,11 @@ func (h *Handler) postOrder(w http.ResponseWriter, r *http.Request) {
 		fail(w, clob.ErrInvalidOrderPayload)
 		return
 	}
-	if !h.limit(w, lower(k.Address.Hex()), clobsvc.OrderBucket, 1) {
+	signer := k.Address.Hex() // lower case
+	if !h.limit(w, signer, clobsvc.OrderBucket, 1) {
 		return
 	}
-	in, e := h.prepare(&no, k, h.attribution(r, body))
+	in, e := h.prepare(&no, k, signer, h.attribution(r, body))
 	if e != nil {
 		WriteError(w, h.log, e, 0)
 		return
@@ -186,7 +162,7 @@ func (h *Handler) postOrder(w http.ResponseWriter, r *http.Request) {
 		WriteError(w, h.log, p.Err, 0)
 		return
 	}
-	writeJSON(w, http.StatusOK, response(p))
+	writeRaw(w, http.StatusOK, appendResponse(make([]byte, 0, 512), p))
 }
 
 func (h *Handler) postOrders(w http.ResponseWriter, r *http.Request) {
@@ -201,17 +177,18 @@ func (h *Handler) postOrders(w http.ResponseWriter, r *http.Request) {
 		fail(w, clob.ErrTooManyOrders, len(batch), MaxBatch)
 		return
 	}
-	if !h.limit(w, lower(k.Address.Hex()), clobsvc.OrderBucket, int64(len(batch))) {
+	signer := k.Address.Hex() // lower case
+	if !h.limit(w, signer, clobsvc.OrderBucket, int64(len(batch))) {
 		return
 	}
 	builder := h.attribution(r, body)
-	out := make([]sendOrderResponse, len(batch))
+	out := make([]clobengine.PlaceResult, len(batch))
 	var ins []clobengine.OrderInput
 	var at []int
 	for i := range batch {
-		in, e := h.prepare(&batch[i], k, builder)
+		in, e := h.prepare(&batch[i], k, signer, builder)
 		if e != nil {
-			out[i] = response(clobengine.PlaceResult{Err: e})
+			out[i] = clobengine.PlaceResult{Err: e}
 			continue
 		}
 		ins = append(ins, in)
@@ -228,10 +205,17 @@ func (h *Handler) postOrders(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 		for j, p := range res.Orders {
-			out[at[j]] = response(p)
+			out[at[j]] = p
 		}
 	}
-	writeJSON(w, http.StatusOK, out)
+	b := append(make([]byte, 0, 512*len(out)), '[')
+	for i, p := range out {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendResponse(b, p)
+	}
+	writeRaw(w, http.StatusOK, append(b, ']'))
 }
 
 type cancelResponse struct {
