@@ -103,7 +103,7 @@ func orderArgAt(b []byte, v span) (OrderArg, bool) {
 			return a, true
 		}
 		k, esc, _ := p.key()
-		val, _ := p.value(1)
+		val := p.skip()             // the object was checked whole
 		if esc || b[val.s] == 'n' { // null leaves some fields alone and clears others: json decides
 			return a, false
 		}
