@@ -83,7 +83,7 @@ func Compact(raw json.RawMessage) (Op, []byte, error) {
 	if args.e == 0 || isNullSpan(raw, args) {
 		return Op{}, nil, invalid("op.args missing")
 	}
-	op.Args = raw[args.s:args.e]
+	op.Args, op.checked = raw[args.s:args.e], true
 
 	out := make([]byte, 0, 16+len(op.Args))
 	if hasGrp {
