@@ -1,7 +1,6 @@
 package main
 
 import (
-	"cmp"
 	"context"
 	"database/sql"
 	"errors"
@@ -81,7 +80,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if serves(cfg.Role, "clob") { // not on a read node: the exchanges and their journals live on the writer
 		listeners = append(listeners,
 			&server.Listener{Name: "clob", Addr: cfg.ClobAddr, Handler: &clobG, ServesOK: true, Refuse: clobhttp.Refuse},
-			&server.Listener{Name: "perps", Addr: cfg.PerpsAddr, Handler: &perpsG, ServesOK: true, ConnContext: perpshttp.ConnContext,
+			&server.Listener{Name: "perps", Addr: cfg.PerpsAddr, Handler: &perpsG, ServesOK: true,
 				Refuse: perpshttp.Refuse})
 	}
 	listeners = append(listeners, &server.Listener{Name: "admin", Addr: cfg.AdminAddr, Handler: &adminG, ServesOK: true, Refuse: adminRefuse, Body: adminBody})
@@ -151,7 +150,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return perpshttp.New(perpshttp.Options{Dir: dd.File("perps"), Log: log,
 				RiskDelay: cfg.PerpsRiskDelay, AcceptDelay: cfg.PerpsAcceptDelay, TakerDelay: cfg.PerpsTakerDelay,
 				ModifyDelay: cfg.PerpsModifyDelay, COIDWait: cfg.PerpsCOIDWait, NoHeldCancels: !cfg.PerpsHeldCancels,
-				KnownKeys: cmp.Or(cfg.PerpsKnownKeys, -1), FundingInterval: cfg.PerpsFundingInterval,
+				FundingInterval: cfg.PerpsFundingInterval,
 				AutoCancelDaily: cfg.PerpsAutoCancelDaily,
 				CloseOnlyWindow: cfg.PerpsCloseOnlyWindow, IndexWindow: cfg.PerpsIndexWindow,
 				Money: perpsvc.MoneyOptions{BlockTime: cfg.PerpsBlockTime, WithdrawFee: cfg.PerpsWithdrawFee}})
@@ -160,10 +159,8 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		defer perpsSrv.Close() // after the listeners have shut down (defers run last-in first-out)
-		for how, i := range map[string]int{"recovered": 0, "known_key": 1} {
-			metrics.CounterFunc("pmx_perps_signers_total", "Signed perps requests whose signer was found by recovery or by the connection's known key.",
-				map[string]string{"how": how}, func() float64 { return float64(perpsSrv.SignerStats()[i]) })
-		}
+		metrics.CounterFunc("pmx_perps_signers_recovered_total", "Signed perps requests whose signer was recovered from the signature (every one).",
+			nil, func() float64 { return float64(perpsSrv.Recovered()) })
 		stopMM, err := startPerpsDemo(perpsSrv, cfg, log)
 		if err != nil {
 			return err

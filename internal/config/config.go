@@ -49,10 +49,6 @@ type Serve struct {
 	// PerpsCOIDWait: how long a cancel-by-coid of an unknown coid waits for
 	// a racing create (production ~100 ms; 0: order_unknown at once).
 	PerpsCOIDWait time.Duration
-	// PerpsKnownKeys has no effect: the known-key shortcut it sized lost to
-	// libsecp256k1 recovery and was removed (docs/perps.md, "known keys").
-	// The flag stays so existing command lines and environments still work.
-	PerpsKnownKeys int
 	// PerpsFundingInterval: how often perps funding settles (one hourly rate
 	// each; tests shorten it). Default 1 h.
 	PerpsFundingInterval time.Duration
@@ -98,7 +94,6 @@ func Defaults() Serve {
 		DemoTakers:       3, DemoTakerInterval: 5 * time.Second,
 		LogFormat:        "text",
 		PerpsHeldCancels: true,
-		PerpsKnownKeys:   256,
 
 		PerpsFundingInterval: time.Hour,
 		PerpsAutoCancelDaily: 1000,
@@ -138,7 +133,6 @@ func (c *Serve) Bind(fs *flag.FlagSet, env func(string) string) {
 	dur(&c.PerpsIndexWindow, "perps-index-window", d.PerpsIndexWindow, "perps: the fresh index window a settlement averages")
 	fs.IntVar(&c.PerpsAutoCancelDaily, "perps-auto-cancel-daily", int(envInt(env, "perps-auto-cancel-daily", int64(d.PerpsAutoCancelDaily))), "perps: auto-cancel triggers allowed per account per UTC day (env PMX_PERPS_AUTO_CANCEL_DAILY)")
 	dur(&c.PerpsCOIDWait, "perps-coid-wait", d.PerpsCOIDWait, "perps: how long a cancel by an unknown client order id waits for a racing create (production ~100ms)")
-	fs.IntVar(&c.PerpsKnownKeys, "perps-known-keys", int(envInt(env, "perps-known-keys", int64(d.PerpsKnownKeys))), "perps: no effect, kept for compatibility (the known-key shortcut was removed: libsecp256k1 recovery is faster; env PMX_PERPS_KNOWN_KEYS)")
 	fs.DurationVar(&c.PerpsBlockTime, "perps-block-time", envDuration(env, "perps-block-time", d.PerpsBlockTime), "perps: block interval of the simulated chain that confirms withdrawals and deposits (env PMX_PERPS_BLOCK_TIME)")
 	StringVar(fs, env, &c.PerpsWithdrawFee, "perps-withdraw-fee", d.PerpsWithdrawFee, "perps: withdrawal fee in pUSD, withheld from the amount sent")
 	str(&c.ClobRateLimits, "clob-rate-limits", d.ClobRateLimits, "CLOB per-signer token buckets: enforce, warn (process and flag) or off")
@@ -185,9 +179,6 @@ func (c *Serve) Check() error {
 	}
 	if c.PerpsAutoCancelDaily < 1 {
 		return fmt.Errorf("--perps-auto-cancel-daily %d: must be 1 or more", c.PerpsAutoCancelDaily)
-	}
-	if c.PerpsKnownKeys < 0 {
-		return fmt.Errorf("--perps-known-keys %d: must be 0 or more", c.PerpsKnownKeys)
 	}
 	return c.checkStore()
 }

@@ -94,7 +94,7 @@ func TestStringVar(t *testing.T) {
 // Every typed PMX_* variable is applied; one that does not parse leaves the
 // default.
 func TestTypedEnvValues(t *testing.T) {
-	env := map[string]string{"PMX_DEMO_SEED": "7", "PMX_DEMO_SCALE": "0.25", "PMX_PERPS_KNOWN_KEYS": "0",
+	env := map[string]string{"PMX_DEMO_SEED": "7", "PMX_DEMO_SCALE": "0.25", "PMX_PERPS_AUTO_CANCEL_DAILY": "3",
 		"PMX_DEMO_MM_INTERVAL": "5s", "PMX_IP_LIMITS": "yes-please"}
 	var c Serve
 	fs := flag.NewFlagSet("t", flag.ContinueOnError)
@@ -102,7 +102,7 @@ func TestTypedEnvValues(t *testing.T) {
 	if err := fs.Parse(nil); err != nil {
 		t.Fatal(err)
 	}
-	if c.DemoSeed != 7 || c.DemoScale != 0.25 || c.PerpsKnownKeys != 0 || c.DemoMMInterval != 5*time.Second {
+	if c.DemoSeed != 7 || c.DemoScale != 0.25 || c.PerpsAutoCancelDaily != 3 || c.DemoMMInterval != 5*time.Second {
 		t.Errorf("typed env not applied: %+v", c)
 	}
 	if c.IPLimits != Defaults().IPLimits {

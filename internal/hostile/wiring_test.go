@@ -97,7 +97,7 @@ func start(t testing.TB, o options) *pmx {
 	if err != nil {
 		t.Fatal(err)
 	}
-	perpsSrv, err := perpshttp.New(perpshttp.Options{Dir: filepath.Join(dir, "perps"), Log: log, KnownKeys: -1, IPBudget: o.perpsIPBudget})
+	perpsSrv, err := perpshttp.New(perpshttp.Options{Dir: filepath.Join(dir, "perps"), Log: log, IPBudget: o.perpsIPBudget})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,7 +139,7 @@ func start(t testing.TB, o options) *pmx {
 		{Name: "catalog", Addr: "127.0.0.1:0", Handler: cataloghttp.NewHandler(cat, cataloghttp.Options{Live: data, Log: log}),
 			Refuse: cataloghttp.Refuse, Body: readOnly, Wrap: catWrap},
 		{Name: "clob", Addr: "127.0.0.1:0", Handler: clobAPI, Refuse: clobhttp.Refuse, Wrap: clobWrap},
-		{Name: "perps", Addr: "127.0.0.1:0", Handler: perpsSrv.Handler(), ConnContext: perpshttp.ConnContext, Refuse: perpshttp.Refuse},
+		{Name: "perps", Addr: "127.0.0.1:0", Handler: perpsSrv.Handler(), Refuse: perpshttp.Refuse},
 		{Name: "admin", Addr: "127.0.0.1:0", Handler: adminMux,
 			Refuse: server.RefuseByPrefix(server.JSONRefuse, map[string]server.Refuser{"/admin/catalog": cataloghttp.Refuse, "/admin/perps/": perpshttp.Refuse}),
 			Body: server.BodyByRoute(server.DefaultBody, map[string]server.BodyLimit{

@@ -2,6 +2,7 @@ package perps
 
 import (
 	"errors"
+	"slices"
 
 	"pmx/internal/exchange/book"
 	"pmx/internal/exchange/fixed"
@@ -69,6 +70,7 @@ func (m *Machine) createOrders(c *Command, ts int64, ev *Event) {
 		return
 	}
 	ev.Acks = make([]Ack, 0, len(c.Orders))
+	ev.Orders = slices.Grow(ev.Orders, len(c.Orders)) // most orders add an update: grow once, not per order
 	refused := 0
 	for i := range c.Orders {
 		r := &c.Orders[i]

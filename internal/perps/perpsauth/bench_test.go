@@ -94,11 +94,13 @@ func BenchmarkVerifyCreateProxy(b *testing.B) {
 func BenchmarkCompactCreateOrders20(b *testing.B) {
 	keyed, _ := orderRows(20)
 	b.ReportAllocs()
+	m := cpuclock.Start()
 	for b.Loop() {
 		if _, _, err := Compact([]byte(keyed)); err != nil {
 			b.Fatal(err)
 		}
 	}
+	m.Report(b)
 }
 
 // BenchmarkReplayAdd measures the replay cache alone.
@@ -146,11 +148,13 @@ func BenchmarkArgCount(b *testing.B) {
 	keyed, _ := orderRows(20)
 	op := json.RawMessage(keyed)
 	b.ReportAllocs()
+	m := cpuclock.Start()
 	for b.Loop() {
 		if ArgCount(op) != 20 {
 			b.Fatal("count")
 		}
 	}
+	m.Report(b)
 }
 
 func BenchmarkOrderArgs1(b *testing.B)  { benchOrderArgs(b, 1) }
@@ -163,20 +167,24 @@ func benchOrderArgs(b *testing.B, n int) {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
+	m := cpuclock.Start()
 	for b.Loop() {
 		if rows, ok := op.OrderArgs(); !ok || len(rows) != n {
 			b.Fatal("slow path")
 		}
 	}
+	m.Report(b)
 }
 
 // BenchmarkCompactCreateOrders1 is the compact form of one order.
 func BenchmarkCompactCreateOrders1(b *testing.B) {
 	keyed, _ := orderRows(1)
 	b.ReportAllocs()
+	m := cpuclock.Start()
 	for b.Loop() {
 		if _, _, err := Compact([]byte(keyed)); err != nil {
 			b.Fatal(err)
 		}
 	}
+	m.Report(b)
 }

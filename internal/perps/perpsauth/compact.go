@@ -83,7 +83,7 @@ func Compact(raw json.RawMessage) (Op, []byte, error) {
 	if args.e == 0 || isNullSpan(raw, args) {
 		return Op{}, nil, invalid("op.args missing")
 	}
-	op.Args = raw[args.s:args.e]
+	op.Args, op.checked = raw[args.s:args.e], true
 
 	out := make([]byte, 0, 16+len(op.Args))
 	if hasGrp {
@@ -193,7 +193,7 @@ func appendArray(dst, b []byte, v span, elem shape) ([]byte, error) {
 		if !ok {
 			break
 		}
-		e, _ := p.value(1)
+		e := p.skip()
 		if isNullSpan(b, e) {
 			// null has no agreed compact meaning inside an array.
 			return nil, at(want("null"), "["+strconv.Itoa(n)+"]")
@@ -232,7 +232,7 @@ func appendObject(dst, b []byte, v span, fields []field) ([]byte, error) {
 			break
 		}
 		k, esc, _ := p.key()
-		val, _ := p.value(1)
+		val := p.skip()
 		idx := -1
 		if esc {
 			name := keyName(b, k, esc)

@@ -169,6 +169,44 @@ func (p *scanner) value(depth int) (span, error) {
 	return span{}, errSyntax
 }
 
+// skip steps over one value that value has already checked and returns its
+// span. It only matches brackets and steps over strings, checking nothing:
+// the re-walks inside a checked value (Compact's shaping, OrderArgs' fields)
+// cost a fraction of a checking pass. On input value would refuse its span
+// is meaningless, but it never leaves b.
+func (p *scanner) skip() span {
+	p.ws()
+	start, depth := p.i, 0
+	for p.i < len(p.b) {
+		c := p.b[p.i]
+		switch c {
+		case '"':
+			for p.i++; p.i < len(p.b) && p.b[p.i] != '"'; p.i++ {
+				if p.b[p.i] == '\\' {
+					p.i++
+				}
+			}
+			p.i = min(p.i, len(p.b)-1) // on the closing quote
+		case '{', '[':
+			depth++
+		case '}', ']':
+			if depth == 0 { // a scalar ends at its container's bracket
+				return span{start, p.i}
+			}
+			depth--
+		case ',', ':', ' ', '\t', '\n', '\r':
+			if depth == 0 {
+				return span{start, p.i}
+			}
+		}
+		p.i++
+		if depth == 0 && (c == '"' || c == '}' || c == ']') {
+			return span{start, p.i}
+		}
+	}
+	return span{start, p.i}
+}
+
 func (p *scanner) literal(lit string) (span, error) {
 	if len(p.b)-p.i < len(lit) || string(p.b[p.i:p.i+len(lit)]) != lit {
 		return span{}, errSyntax

@@ -117,6 +117,8 @@ type Op struct {
 	Type string
 	Args json.RawMessage
 	Grp  string // createOrders only; "" when absent
+
+	checked bool // Compact checked Args' syntax: OrderArgs steps over it unchecked
 }
 
 // DecodeArgs decodes the args into dst, refusing unknown fields. Compact

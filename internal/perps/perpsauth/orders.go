@@ -66,7 +66,8 @@ func (o Op) OrderArgs() (rows []OrderArg, ok bool) {
 		return nil, false
 	}
 	p.i++
-	rows = make([]OrderArg, 0, 1)
+	rows = make([]OrderArg, 0, 1+len(b)/48) // a typical order object is 50+ bytes; append grows for denser ones
+	d := argStrings{all: string(b), ptrs: make([]string, 0, 3*cap(rows))}
 	first := true
 	for {
 		more, err := p.more(']', &first)
@@ -76,11 +77,16 @@ func (o Op) OrderArgs() (rows []OrderArg, ok bool) {
 		if !more {
 			break
 		}
-		v, err := p.value(1)
-		if err != nil || b[v.s] != '{' {
+		var v span
+		if o.checked {
+			v = p.skip()
+		} else if v, err = p.value(1); err != nil {
 			return nil, false
 		}
-		a, ok := orderArgAt(b, v)
+		if b[v.s] != '{' {
+			return nil, false
+		}
+		a, ok := d.orderArgAt(b, v)
 		if !ok {
 			return nil, false
 		}
@@ -92,8 +98,34 @@ func (o Op) OrderArgs() (rows []OrderArg, ok bool) {
 	return rows, true
 }
 
+// argStrings hands out a batch's string values without an allocation each:
+// they are substrings of one copy of the args (all), and the optional ones
+// point into one backing slice (ptrs; a regrown slice leaves earlier
+// pointers on the old array, still valid).
+type argStrings struct {
+	all  string
+	ptrs []string
+}
+
+// str is the plain string value at v (see plainStringValue).
+func (d *argStrings) str(b []byte, v span) (string, bool) {
+	if b[v.s] != '"' || !plainString(b[v.s+1:v.e-1]) {
+		return "", false
+	}
+	return d.all[v.s+1 : v.e-1], true
+}
+
+func (d *argStrings) ptr(b []byte, v span) (*string, bool) {
+	s, ok := d.str(b, v)
+	if !ok {
+		return nil, false
+	}
+	d.ptrs = append(d.ptrs, s)
+	return &d.ptrs[len(d.ptrs)-1], true
+}
+
 // orderArgAt decodes the object at v (syntax already checked).
-func orderArgAt(b []byte, v span) (OrderArg, bool) {
+func (d *argStrings) orderArgAt(b []byte, v span) (OrderArg, bool) {
 	var a OrderArg
 	p := scanner{b: b[:v.e], i: v.s + 1}
 	first := true
@@ -103,7 +135,7 @@ func orderArgAt(b []byte, v span) (OrderArg, bool) {
 			return a, true
 		}
 		k, esc, _ := p.key()
-		val, _ := p.value(1)
+		val := p.skip()             // the object was checked whole
 		if esc || b[val.s] == 'n' { // null leaves some fields alone and clears others: json decides
 			return a, false
 		}
@@ -117,17 +149,17 @@ func orderArgAt(b []byte, v span) (OrderArg, bool) {
 		case "buy":
 			a.Buy, ok = boolAt(b, val)
 		case "p":
-			a.P, ok = strPtrAt(b, val)
+			a.P, ok = d.ptr(b, val)
 		case "qty":
-			a.Qty, ok = plainStringValue(b, val)
+			a.Qty, ok = d.str(b, val)
 		case "tif":
-			a.TIF, ok = strPtrAt(b, val)
+			a.TIF, ok = d.ptr(b, val)
 		case "po":
 			a.PO, ok = boolAt(b, val)
 		case "ro":
 			a.RO, ok = boolAt(b, val)
 		case "c":
-			a.C, ok = strPtrAt(b, val)
+			a.C, ok = d.ptr(b, val)
 		case "tr":
 			a.TR, ok = true, b[val.s] == '{'
 		default:
@@ -147,12 +179,4 @@ func boolAt(b []byte, v span) (bool, bool) {
 		return false, true
 	}
 	return false, false
-}
-
-func strPtrAt(b []byte, v span) (*string, bool) {
-	s, ok := plainStringValue(b, v)
-	if !ok {
-		return nil, false
-	}
-	return &s, true
 }

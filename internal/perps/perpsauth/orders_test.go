@@ -44,3 +44,25 @@ func TestOrderArgsFastTakesCommonArgs(t *testing.T) {
 		}
 	}
 }
+
+// FuzzOrderArgsAfterCompact: on an op Compact accepted, OrderArgs steps over
+// the args it checked; the rows are those of an unchecked decode.
+func FuzzOrderArgsAfterCompact(f *testing.F) {
+	for _, s := range orderArgSeeds {
+		f.Add([]byte(`{"type":"createOrders","args":` + s + `}`))
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		op, _, err := Compact(raw)
+		if err != nil || op.Type != "createOrders" {
+			return
+		}
+		if !op.checked {
+			t.Fatal("Compact did not mark its args checked: the test tests nothing")
+		}
+		got, ok := op.OrderArgs()
+		want, wantOK := Op{Args: op.Args}.OrderArgs()
+		if ok != wantOK || !reflect.DeepEqual(got, want) {
+			t.Fatalf("%q: checked %v %+v, unchecked %v %+v", raw, ok, got, wantOK, want)
+		}
+	})
+}

@@ -174,6 +174,24 @@ func argCountFast(op []byte) (int, bool) {
 		if esc || !plainASCII(key) || (!bytes.Equal(key, []byte("args")) && bytes.EqualFold(key, []byte("args"))) {
 			return 0, false
 		}
+		if bytes.Equal(key, []byte("args")) && p.peek() == '[' {
+			// Count while checking: one pass over the batch.
+			p.i++
+			n = 0
+			for f := true; ; n++ {
+				more, err := p.more(']', &f)
+				if err != nil {
+					return 0, true
+				}
+				if !more {
+					break
+				}
+				if _, err := p.value(2); err != nil {
+					return 0, true
+				}
+			}
+			continue
+		}
 		v, err := p.value(1)
 		if err != nil {
 			return 0, true
@@ -182,15 +200,6 @@ func argCountFast(op []byte) (int, bool) {
 			continue
 		}
 		switch op[v.s] {
-		case '[':
-			n = 0
-			a := scanner{b: op[:v.e], i: v.s + 1}
-			for f := true; ; n++ {
-				if more, _ := a.more(']', &f); !more { // syntax already checked
-					break
-				}
-				a.value(1)
-			}
 		case 'n':
 			n = 0
 		default: // a type error, which json reports even if a later args is an array

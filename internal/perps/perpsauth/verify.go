@@ -42,9 +42,6 @@ type Config struct {
 	MaxAhead         time.Duration // furthest-future acceptable ts; default 1 min
 	CommandWindow    time.Duration // exp cap and default; default 5 s
 	ReplayCapacity   int           // replay cache entries; default 2,000,000
-	// KnownKeys has no effect: the known-key shortcut it sized lost to
-	// libsecp256k1 recovery and was removed (see Hint).
-	KnownKeys int
 }
 
 // Verifier checks signed requests. Safe for concurrent use.
@@ -85,11 +82,9 @@ func New(cfg Config) *Verifier {
 	}
 }
 
-// SignerStats counts how signers were found: by recovery, and by a
-// connection's known key, which is always 0 now (see Hint).
-func (v *Verifier) SignerStats() (recovered, known uint64) {
-	return v.recovered.Load(), 0
-}
+// Recovered counts the signers recovered from op signatures (every
+// signed op's, docs/signing.md: there is no per-connection shortcut).
+func (v *Verifier) Recovered() uint64 { return v.recovered.Load() }
 
 // Domain returns the effective EIP-712 domain values, for publishing on
 // GET /v1/info/exchange (name, version "1", chain_id, contract).
@@ -189,11 +184,6 @@ func (v *Verifier) VerifyOp(r *Request, want string, now time.Time, resolve Reso
 		return nil, err
 	}
 	return ver, nil
-}
-
-// VerifyOpHint is VerifyOp; the hint is ignored (see Hint).
-func (v *Verifier) VerifyOpHint(r *Request, want string, now time.Time, resolve Resolver, _ *Hint) (*Verified, error) {
-	return v.VerifyOp(r, want, now, resolve)
 }
 
 func int64ms(ts uint64) int64 {

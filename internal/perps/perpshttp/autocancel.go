@@ -25,7 +25,7 @@ func (s *Server) autoCancelRoutes(mux *http.ServeMux) {
 			s.writeError(w, err, false)
 			return
 		}
-		res := s.svc.AutoCancel(req, connHint(r))
+		res := s.svc.AutoCancel(req)
 		if res.Err != nil {
 			s.writeError(w, res.Err, false)
 			return
@@ -50,7 +50,7 @@ func (c *wsConn) autoCancelPost(id *int64, raw []byte) {
 		c.replyErr(id, err, false)
 		return
 	}
-	res := c.s.svc.AutoCancel(req, &c.sess.Hint)
+	res := c.s.svc.AutoCancel(req)
 	if res.Err != nil {
 		c.reply(id, errorBody(c.s.catalogued(res.Err), false))
 		return

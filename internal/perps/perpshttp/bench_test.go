@@ -251,8 +251,8 @@ func BenchmarkPlaceBatch20(b *testing.B) { benchPlace(b, 20) }
 
 // BenchmarkBareSingle and BenchmarkBareBatch20 are the placements' ceiling
 // on the same listener stack: the same pre-signed bodies over the same 64
-// load-generator connections to the same kind of server (httptest, net/http,
-// ConnContext), whose one handler only reads the body as the trade handler
+// load-generator connections to the same kind of server (httptest, net/http),
+// whose one handler only reads the body as the trade handler
 // does, parses the envelope, hashes the op and recovers its signer (no
 // rate limits, replay cache, engine, journal or ack rendering). A
 // placement's orders/s as a share of this, measured in the same run, is
@@ -268,7 +268,6 @@ func benchBare(b *testing.B, n int) {
 	name, chainID, _ := p.e.srv.ver.Domain()
 	sep := eip712.Domain{Name: name, Version: "1", ChainID: chainID}.Separator()
 	bare := httptest.NewUnstartedServer(bareHandler(sep, p.signer))
-	bare.Config.ConnContext = ConnContext
 	bare.Start()
 	b.Cleanup(bare.Close)
 	p.dial(b, strings.TrimPrefix(bare.URL, "http://"))
@@ -302,7 +301,6 @@ func benchVsBare(b *testing.B, n, chunk int) {
 	name, chainID, _ := p.e.srv.ver.Domain()
 	sep := eip712.Domain{Name: name, Version: "1", ChainID: chainID}.Separator()
 	bare := httptest.NewUnstartedServer(bareHandler(sep, p.signer))
-	bare.Config.ConnContext = ConnContext
 	bare.Start()
 	b.Cleanup(bare.Close)
 	q := &placer{e: p.e, signer: p.signer, reqs: p.reqs}

@@ -51,7 +51,6 @@ func (e *env) start() {
 	}
 	e.srv = srv
 	e.api = httptest.NewUnstartedServer(srv.Handler())
-	e.api.Config.ConnContext = ConnContext
 	e.api.Start()
 	e.admin = httptest.NewServer(srv.AdminHandler())
 	e.t.Cleanup(e.stop)

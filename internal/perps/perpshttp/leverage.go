@@ -33,7 +33,7 @@ func (s *Server) leverage(opType string) http.HandlerFunc {
 			s.writeError(w, err, batch)
 			return
 		}
-		code, out := leverageAnswer(opType, s.svc.UpdateLeverage(opType, req, connHint(r)))
+		code, out := leverageAnswer(opType, s.svc.UpdateLeverage(opType, req))
 		if out.err != nil {
 			s.writeError(w, out.err, batch)
 			return
@@ -92,7 +92,7 @@ func (c *wsConn) leveragePost(id *int64, opType string, raw []byte) {
 		c.replyErr(id, err, batch)
 		return
 	}
-	_, out := leverageAnswer(opType, c.s.svc.UpdateLeverage(opType, req, &c.sess.Hint))
+	_, out := leverageAnswer(opType, c.s.svc.UpdateLeverage(opType, req))
 	if out.err != nil {
 		out.body = errorBody(c.s.catalogued(out.err), batch)
 	}

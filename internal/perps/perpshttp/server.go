@@ -31,8 +31,6 @@ type Options struct {
 	WSAckGap time.Duration
 	// Money: withdrawal fee, confirmations and block time (perpsvc.MoneyOptions).
 	Money perpsvc.MoneyOptions
-	// KnownKeys is perpsauth.Config.KnownKeys (0: default 256, <0: off).
-	KnownKeys int
 	// MaxModifies per order (default 10,000); tests lower it.
 	MaxModifies int
 	// IPBudget is request weight per IP per minute (default 1,000);
@@ -117,7 +115,7 @@ func New(opt Options) (*Server, error) {
 		opt.WSMessages = 1000
 	}
 	svc, err := perpsvc.New(perpsvc.Options{Dir: opt.Dir, Log: opt.Log, Clock: opt.Clock, DomainName: opt.DomainName,
-		KnownKeys: opt.KnownKeys, MaxModifies: opt.MaxModifies, ActionBudget: opt.ActionBudget,
+		MaxModifies: opt.MaxModifies, ActionBudget: opt.ActionBudget,
 		SnapshotEvery: opt.SnapshotEvery, RiskDelay: opt.RiskDelay, AcceptDelay: opt.AcceptDelay,
 		TakerDelay: opt.TakerDelay, ModifyDelay: opt.ModifyDelay, NoHeldCancels: opt.NoHeldCancels,
 		COIDWait: opt.COIDWait, GroupLinger: opt.GroupLinger, QueueWait: opt.queueWait,

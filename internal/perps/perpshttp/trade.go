@@ -1,8 +1,6 @@
 package perpshttp
 
 import (
-	"context"
-	"net"
 	"net/http"
 	"time"
 
@@ -45,7 +43,7 @@ func (s *Server) trade(opType string) http.HandlerFunc {
 			s.writeError(w, err, batch)
 			return
 		}
-		code, out := s.tradeAnswer(opType, s.svc.Trade(opType, req, connHint(r)))
+		code, out := s.tradeAnswer(opType, s.svc.Trade(opType, req))
 		if e := out.err; e != nil {
 			s.writeError(w, e, batch)
 			return
@@ -77,21 +75,6 @@ func (s *Server) tradeAnswer(opType string, res perpsvc.TradeResult) (int, trade
 	return 200, tradeOut{body: res.Items}
 }
 
-type hintKey struct{}
-
-// ConnContext gives each connection its own signer hint
-// (perpsauth.Hint); install it as the perps http.Server's ConnContext.
-// Without it requests are verified by recovery alone, with the same answers.
-func ConnContext(ctx context.Context, _ net.Conn) context.Context {
-	return context.WithValue(ctx, hintKey{}, new(perpsauth.Hint))
-}
-
-// connHint is the request's connection hint, or nil.
-func connHint(r *http.Request) *perpsauth.Hint {
-	h, _ := r.Context().Value(hintKey{}).(*perpsauth.Hint)
-	return h
-}
-
-// SignerStats counts signed requests whose signer was found by recovery
-// ([0]) and by a connection's known key ([1]).
-func (s *Server) SignerStats() [2]uint64 { return s.svc.SignerStats() }
+// Recovered counts the signed ops whose signer was recovered: every one,
+// on every connection (docs/signing.md).
+func (s *Server) Recovered() uint64 { return s.svc.Recovered() }

@@ -186,7 +186,7 @@ func (c *wsConn) handle(raw []byte) {
 			// Hold this connection's pushes until the ack is queued, so the
 			// ack precedes (and is a separate message from) the order's first push.
 			c.sess.BeginPost()
-			_, out := s.tradeAnswer(op.Type, s.svc.Trade(op.Type, req, &c.sess.Hint))
+			_, out := s.tradeAnswer(op.Type, s.svc.Trade(op.Type, req))
 			if out.err != nil {
 				out.body = errorBody(c.s.catalogued(out.err), batch)
 			}

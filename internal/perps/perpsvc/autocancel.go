@@ -19,11 +19,11 @@ const autoCancelWeight = 10
 // disarms; a time in the past is a plain 400 before sequencing; the
 // machine answers auto_cancel_deadline_too_soon and
 // auto_cancel_daily_limit_reached (422).
-func (s *Service) AutoCancel(req *perpsauth.Request, hint *perpsauth.Hint) AutoCancelResult {
+func (s *Service) AutoCancel(req *perpsauth.Request) AutoCancelResult {
 	if req.Exp != nil { // perps.md §3: exp is for order work only
 		return AutoCancelResult{Err: E(CodeInvalidRequest, "exp: not allowed on autoCancel")}
 	}
-	v, err := s.ver.VerifyOpHint(req, perps.KAutoCancel, s.now(), s.resolve, hint)
+	v, err := s.ver.VerifyOp(req, perps.KAutoCancel, s.now(), s.resolve)
 	if err != nil {
 		return AutoCancelResult{Err: AsError(err)}
 	}

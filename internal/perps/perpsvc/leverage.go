@@ -16,11 +16,11 @@ type LeverageResult struct {
 // refuses zero leverage and repeated instruments before sequencing (plain
 // 400s), charges one action per instrument and submits one journaled
 // KLeverage command.
-func (s *Service) UpdateLeverage(opType string, req *perpsauth.Request, hint *perpsauth.Hint) LeverageResult {
+func (s *Service) UpdateLeverage(opType string, req *perpsauth.Request) LeverageResult {
 	if req.Exp != nil { // perps.md §3: exp is for order work only
 		return LeverageResult{Err: E(CodeInvalidRequest, "exp: not allowed on "+opType)}
 	}
-	v, err := s.ver.VerifyOpHint(req, opType, s.now(), s.resolve, hint)
+	v, err := s.ver.VerifyOp(req, opType, s.now(), s.resolve)
 	if err != nil {
 		return LeverageResult{Err: AsError(err)}
 	}

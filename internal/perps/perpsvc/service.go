@@ -30,8 +30,6 @@ type Options struct {
 	Clock func() time.Time
 	// DomainName is the EIP-712 domain name (default "Polymarket").
 	DomainName string
-	// KnownKeys is perpsauth.Config.KnownKeys (0: default 256, <0: off).
-	KnownKeys int
 	// MaxModifies per order (default 10,000); tests lower it.
 	MaxModifies int
 	// ActionBudget is action weight per account per minute (default 5,000).
@@ -126,7 +124,7 @@ func New(opt Options) (*Service, error) {
 		opt.AutoCancelDaily = perps.DefaultAutoCancelDaily
 	}
 	s := &Service{opt: opt, log: opt.Log, now: opt.Clock, creds: creds{proxies: map[string]perps.Proxy{}}}
-	s.ver = perpsauth.New(perpsauth.Config{DomainName: opt.DomainName, KnownKeys: opt.KnownKeys})
+	s.ver = perpsauth.New(perpsauth.Config{DomainName: opt.DomainName})
 	s.acts = NewBuckets(opt.ActionBudget, time.Minute)
 	s.hub.init()
 	s.stop, s.fanDone, s.fundOff = make(chan struct{}), make(chan struct{}), make(chan struct{})
@@ -232,9 +230,5 @@ func (s *Service) resolve(signer secp.Address, nowMs int64) (secp.Address, bool)
 	return a, err == nil
 }
 
-// SignerStats counts signed requests whose signer was found by recovery
-// ([0]) and by a connection's known key ([1]).
-func (s *Service) SignerStats() [2]uint64 {
-	r, k := s.ver.SignerStats()
-	return [2]uint64{r, k}
-}
+// Recovered counts the signed ops whose signer was recovered (all of them).
+func (s *Service) Recovered() uint64 { return s.ver.Recovered() }

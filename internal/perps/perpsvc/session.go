@@ -4,8 +4,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-
-	"pmx/internal/perps/perpsauth"
 )
 
 // WebSocket limits (perps.md §7, §8).
@@ -31,10 +29,6 @@ type Session struct {
 	s    *Service
 	out  chan []byte
 	kill func(reason string, shutdown bool) // the transport closes the socket
-
-	// Hint is who signs on this connection (perpsauth.Hint); the
-	// connection's reader goroutine only.
-	Hint perpsauth.Hint
 
 	mu       sync.Mutex
 	acct     string

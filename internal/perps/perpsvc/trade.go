@@ -19,9 +19,9 @@ type TradeResult struct {
 
 // Trade verifies a signed trading op (signature, age, exp, proxy, replay),
 // charges action weight and submits one journaled command whose event
-// carries the per-item results. hint may be nil.
-func (s *Service) Trade(opType string, req *perpsauth.Request, hint *perpsauth.Hint) TradeResult {
-	v, err := s.ver.VerifyOpHint(req, opType, s.now(), s.resolve, hint)
+// carries the per-item results.
+func (s *Service) Trade(opType string, req *perpsauth.Request) TradeResult {
+	v, err := s.ver.VerifyOp(req, opType, s.now(), s.resolve)
 	if err != nil {
 		return TradeResult{Err: AsError(err)}
 	}
