@@ -31,6 +31,18 @@ type WalletGenerational interface {
 	WalletGeneration(addr string) uint64
 }
 
+// ScopedGenerational is implemented by a store that can tell the
+// generation of a wallet's /v2/positions and /v2/value pages (its positions,
+// profile, and the marks and texts of its markets) and of /v2/holders for a
+// set of markets (their holdings, holders' profiles, marks and texts), with
+// WalletGeneration's rules: it moves whenever such a page can change, after
+// the change is visible, and never goes back. Those pages then stay cached
+// across batches that did not touch the wallet or the markets.
+type ScopedGenerational interface {
+	PositionsGeneration(addr string) uint64
+	HoldersGeneration(conds []string) uint64
+}
+
 // Clock buckets of the cached routes: what else than (generation, path,
 // query) an answer may depend on.
 const (
@@ -39,13 +51,24 @@ const (
 	bucketDay           // the boards' windows are whole UTC days
 )
 
+// Scopes of the cached routes: which generation an answer is keyed by.
+const (
+	scopeStore     = iota // the store's
+	scopeFeed             // a wallet's feeds (WalletGenerational), when the query names a user
+	scopePositions        // a wallet's positions and value (ScopedGenerational), when it names a user
+	scopeHolders          // the markets' holders (ScopedGenerational)
+)
+
+type cachedRoute struct{ bucket, scope int }
+
 // cachedRoutes are the routes whose 200 answers are kept (issue 20: the
 // wallet routes, value, holders and the boards).
-var cachedRoutes = map[string]int{
-	"/v2/trades": bucketSecond, "/v2/activity": bucketSecond,
-	"/v2/positions": bucketNone, "/v2/value": bucketNone, "/v2/holders": bucketNone,
-	"/v2/leaderboard": bucketDay, "/v2/biggest-winners": bucketDay,
-	"/v2/builders/leaderboard": bucketDay, "/v2/builders/volume": bucketDay,
+var cachedRoutes = map[string]cachedRoute{
+	"/v2/trades": {bucketSecond, scopeFeed}, "/v2/activity": {bucketSecond, scopeFeed},
+	"/v2/positions": {bucketNone, scopePositions}, "/v2/value": {bucketNone, scopePositions},
+	"/v2/holders":     {bucketNone, scopeHolders},
+	"/v2/leaderboard": {bucketDay, scopeStore}, "/v2/biggest-winners": {bucketDay, scopeStore},
+	"/v2/builders/leaderboard": {bucketDay, scopeStore}, "/v2/builders/volume": {bucketDay, scopeStore},
 }
 
 // maxCachedQuery bounds the query text of a cacheable request (the key);
@@ -57,7 +80,8 @@ const DefaultPageCacheBytes = 64 << 20
 
 // pageCache keeps whole 200 answers keyed by path, raw query and clock
 // bucket. Each entry carries the generation it was answered at: the store's,
-// or for a wallet's feeds the wallet's (WalletGenerational). Invariant: an
+// or for a wallet's feeds the wallet's (WalletGenerational), for its
+// positions and value, or holders, the scoped one (ScopedGenerational). Invariant: an
 // entry's body is what the handler answered for its key at the entry's
 // generation or later, and a hit requires the current generation to equal
 // the entry's, so a hit is byte for byte the handler's answer now (the
@@ -69,6 +93,7 @@ type pageCache struct {
 	max       int64
 	gen       func() uint64
 	walletGen func(addr string) uint64 // nil: feeds use the store's generation
+	scoped    ScopedGenerational       // nil: positions, value and holders use the store's
 	clock     ratelimit.Clock
 
 	mu    sync.Mutex
@@ -88,8 +113,9 @@ type pageEntry struct {
 	gz     []byte // pagegzip.go; nil until a gzip client asks, or when it does not shrink
 }
 
-func newPageCache(max int64, gen func() uint64, walletGen func(string) uint64, clock ratelimit.Clock) *pageCache {
-	return &pageCache{max: max, gen: gen, walletGen: walletGen, clock: clock, m: map[string]*list.Element{}}
+func newPageCache(max int64, gen func() uint64, walletGen func(string) uint64, scoped ScopedGenerational,
+	clock ratelimit.Clock) *pageCache {
+	return &pageCache{max: max, gen: gen, walletGen: walletGen, scoped: scoped, clock: clock, m: map[string]*list.Element{}}
 }
 
 func (c *pageCache) bucket(kind int) int64 {
@@ -113,12 +139,13 @@ func pageKey(path, query string, bucket int64) string {
 // 200 answers of cacheable GETs that miss.
 func (c *pageCache) Wrap(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		kind, ok := cachedRoutes[r.URL.Path]
+		route, ok := cachedRoutes[r.URL.Path]
+		kind := route.bucket
 		if !ok || (r.Method != http.MethodGet && r.Method != http.MethodHead) || len(r.URL.RawQuery) > maxCachedQuery {
 			next.ServeHTTP(w, r)
 			return
 		}
-		gen := c.generation(kind, r) // before the handler: an entry is never older than its generation
+		gen := c.generation(route.scope, r) // before the handler: an entry is never older than its generation
 		b0 := c.bucket(kind)
 		key := pageKey(r.URL.Path, r.URL.RawQuery, b0)
 		w.Header().Set("Vary", "Accept-Encoding")
@@ -148,16 +175,30 @@ func (c *pageCache) Wrap(next http.Handler) http.Handler {
 	})
 }
 
-// generation is what an answer of this request depends on: the wallet's
-// generation for a feed with a valid user (parsed as the handler parses it),
-// else the store's.
-func (c *pageCache) generation(kind int, r *http.Request) uint64 {
-	if kind == bucketSecond && c.walletGen != nil {
-		if q, err := ParseRequest(r); err == nil {
-			if u, err := q.User(false); err == nil && u != "" {
-				return c.walletGen(u)
-			}
+// generation is what an answer of this request depends on: for a scoped
+// route whose query parses (as the handler parses it) and names its wallet
+// or markets, the scope's generation; else the store's. A query with a
+// cursor is keyed by the store's: the cursor, not the query, may pin what
+// the page is about.
+func (c *pageCache) generation(scope int, r *http.Request) uint64 {
+	if scope == scopeStore || (scope == scopeFeed && c.walletGen == nil) || (scope != scopeFeed && c.scoped == nil) {
+		return c.gen()
+	}
+	q, err := ParseRequest(r)
+	if err != nil || q.Has("cursor") {
+		return c.gen()
+	}
+	if scope == scopeHolders {
+		if conds, err := q.Conditions(); err == nil && len(conds) > 0 {
+			return c.scoped.HoldersGeneration(conds)
 		}
+		return c.gen()
+	}
+	if u, err := q.User(false); err == nil && u != "" {
+		if scope == scopeFeed {
+			return c.walletGen(u)
+		}
+		return c.scoped.PositionsGeneration(u)
 	}
 	return c.gen()
 }

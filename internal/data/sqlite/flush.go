@@ -199,6 +199,7 @@ func (a *applier) writeBack() error {
 			return err
 		}
 		t.dirty = false
+		a.cat.bump(t.mid, true) // its mark moved (or it is new): positions and holders of the market
 	}
 	for code, b := range a.builders {
 		if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO builders (code, name, profile_image, verified)
