@@ -86,8 +86,9 @@ const DefaultPageCacheBytes = 64 << 20
 // generation or later, and a hit requires the current generation to equal
 // the entry's, so a hit is byte for byte the handler's answer now (the
 // generation is read before the handler runs and the bucket both before and
-// after it). An entry found older is dropped: exact invalidation by ingest,
-// never a time-based staleness. Memory: bodies plus keys ≤ max, least
+// after it; a hit reads the entry's scope's generation after finding it, so
+// it parses nothing). An entry found older is dropped: exact invalidation by
+// ingest, never a time-based staleness. Memory: bodies plus keys ≤ max, least
 // recently used out; a body over max/8 is not kept.
 type pageCache struct {
 	max       int64
@@ -108,6 +109,7 @@ type pageCache struct {
 type pageEntry struct {
 	key    string
 	gen    uint64
+	scope  pageScope // where gen is read from
 	body   []byte
 	gzOnce sync.Once
 	gz     []byte // pagegzip.go; nil until a gzip client asks, or when it does not shrink
@@ -145,11 +147,10 @@ func (c *pageCache) Wrap(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		gen := c.generation(route.scope, r) // before the handler: an entry is never older than its generation
 		b0 := c.bucket(kind)
 		key := pageKey(r.URL.Path, r.URL.RawQuery, b0)
 		w.Header().Set("Vary", "Accept-Encoding")
-		if el := c.get(gen, key); el != nil {
+		if el := c.get(key); el != nil {
 			c.hits.Add(1)
 			if acceptsGzip(r.Header.Values("Accept-Encoding")) {
 				if gz := c.gzipped(el); gz != nil {
@@ -161,6 +162,8 @@ func (c *pageCache) Wrap(next http.Handler) http.Handler {
 			writeBody(w, http.StatusOK, el.Value.(*pageEntry).body)
 			return
 		}
+		sc := c.scopeOf(route.scope, r)
+		gen := c.genOf(sc) // before the handler: an entry is never older than its generation
 		c.misses.Add(1)
 		if r.Method != http.MethodGet {
 			next.ServeHTTP(w, r)
@@ -170,61 +173,87 @@ func (c *pageCache) Wrap(next http.Handler) http.Handler {
 		next.ServeHTTP(rec, r)
 		if rec.status == http.StatusOK && !rec.over && rec.Header().Get("Content-Type") == "application/json" &&
 			c.bucket(kind) == b0 {
-			c.put(gen, key, rec.body)
+			c.put(gen, sc, key, rec.body)
 		}
 	})
 }
 
-// generation is what an answer of this request depends on: for a scoped
-// route whose query parses (as the handler parses it) and names its wallet
-// or markets, the scope's generation; else the store's. A query with a
-// cursor is keyed by the store's: the cursor, not the query, may pin what
-// the page is about.
-func (c *pageCache) generation(scope int, r *http.Request) uint64 {
+// pageScope is what a cached answer's generation is read from: the store,
+// a wallet (feeds, or positions and value) or markets (holders).
+type pageScope struct {
+	kind  int // scopeStore, scopeFeed, scopePositions, scopeHolders
+	user  string
+	conds []string
+}
+
+// scopeOf is what an answer of this request depends on: for a scoped route
+// whose query parses (as the handler parses it) and names its wallet or
+// markets, that wallet or those markets; else the store. A query with a
+// cursor is the store's: the cursor, not the query, may pin what the page
+// is about. A function of the request's path and query alone, so an entry
+// keeps it and a hit needs no parse.
+func (c *pageCache) scopeOf(scope int, r *http.Request) pageScope {
+	store := pageScope{kind: scopeStore}
 	if scope == scopeStore || (scope == scopeFeed && c.walletGen == nil) || (scope != scopeFeed && c.scoped == nil) {
-		return c.gen()
+		return store
 	}
 	q, err := ParseRequest(r)
 	if err != nil || q.Has("cursor") {
-		return c.gen()
+		return store
 	}
 	if scope == scopeHolders {
 		if conds, err := q.Conditions(); err == nil && len(conds) > 0 {
-			return c.scoped.HoldersGeneration(conds)
+			return pageScope{kind: scopeHolders, conds: conds}
 		}
-		return c.gen()
+		return store
 	}
 	if u, err := q.User(false); err == nil && u != "" {
-		if scope == scopeFeed {
-			return c.walletGen(u)
-		}
-		return c.scoped.PositionsGeneration(u)
+		return pageScope{kind: scope, user: u}
+	}
+	return store
+}
+
+// genOf is the current generation of a scope.
+func (c *pageCache) genOf(s pageScope) uint64 {
+	switch s.kind {
+	case scopeFeed:
+		return c.walletGen(s.user)
+	case scopePositions:
+		return c.scoped.PositionsGeneration(s.user)
+	case scopeHolders:
+		return c.scoped.HoldersGeneration(s.conds)
 	}
 	return c.gen()
 }
 
-// get returns the entry cached for key at generation gen, or nil. An entry
-// of an older generation is dropped. The entry's body never changes.
-func (c *pageCache) get(gen uint64, key string) *list.Element {
+// get returns the entry cached for key if it is current: its generation
+// (read after the lookup) equals the entry's. An entry found older is
+// dropped. The entry's body never changes.
+func (c *pageCache) get(key string) *list.Element {
 	c.mu.Lock()
-	defer c.mu.Unlock()
 	el := c.m[key]
+	c.mu.Unlock()
 	if el == nil {
 		return nil
 	}
 	e := el.Value.(*pageEntry)
+	gen := c.genOf(e.scope) // outside mu: it may wait for a publish
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	if e.gen != gen {
-		if e.gen < gen {
+		if e.gen < gen && c.m[key] == el {
 			c.remove(el)
 			c.purges.Add(1)
 		}
 		return nil
 	}
-	c.lru.MoveToFront(el)
+	if c.m[key] == el {
+		c.lru.MoveToFront(el)
+	}
 	return el
 }
 
-func (c *pageCache) put(gen uint64, key string, body []byte) {
+func (c *pageCache) put(gen uint64, sc pageScope, key string, body []byte) {
 	cost := int64(len(body) + len(key))
 	if cost > c.max/8 {
 		return
@@ -237,7 +266,7 @@ func (c *pageCache) put(gen uint64, key string, body []byte) {
 		}
 		c.remove(el)
 	}
-	c.m[key] = c.lru.PushFront(&pageEntry{key: key, gen: gen, body: body})
+	c.m[key] = c.lru.PushFront(&pageEntry{key: key, gen: gen, scope: sc, body: body})
 	c.bytes += cost
 	for c.bytes > c.max {
 		c.remove(c.lru.Back())
