@@ -132,6 +132,9 @@ func (a *applier) writeBack() error {
 	insC := newBulk(ctx, tx, `INSERT OR REPLACE INTO combo_positions (wid, tid, mid, size, cost, fees, avg,
 		payout, realized, first_at, updated_at) VALUES `, 11)
 	defer insC.close()
+	for _, b := range []*bulk{insW, insP, insC} {
+		a.copyMode(b)
+	}
 	// Key order, so new rows append to the B-trees.
 	ws := make([]*wallet, 0, len(a.wallets))
 	for _, w := range a.wallets {
