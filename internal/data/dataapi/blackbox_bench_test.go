@@ -65,7 +65,14 @@ func loadDemo(b *testing.B) *routeWorld {
 			b.Fatal(err)
 		}
 	}
-	svc := dataapi.New(dataapi.Options{Store: db, CursorKey: []byte("bench-cursor-secret-0123456789"), Limits: generous()})
+	// PMX_BENCH_PAGECACHE=off measures the handlers themselves (every
+	// request computed), e.g. beside a build from before the page cache.
+	pages := int64(0)
+	if os.Getenv("PMX_BENCH_PAGECACHE") == "off" {
+		pages = -1
+	}
+	svc := dataapi.New(dataapi.Options{Store: db, CursorKey: []byte("bench-cursor-secret-0123456789"), Limits: generous(),
+		PageCacheBytes: pages})
 	srv := httptest.NewServer(svc)
 	b.Cleanup(func() { srv.Close(); db.Close() })
 	ds := &routeWorld{srv: srv, db: db, events: len(evs),

@@ -32,6 +32,18 @@ type WalletGenerational interface {
 	WalletGeneration(addr string) uint64
 }
 
+// ScopedGenerational is implemented by a store that can tell the
+// generation of a wallet's /v2/positions and /v2/value pages (its positions,
+// profile, and the marks and texts of its markets) and of /v2/holders for a
+// set of markets (their holdings, holders' profiles, marks and texts), with
+// WalletGeneration's rules: it moves whenever such a page can change, after
+// the change is visible, and never goes back. Those pages then stay cached
+// across batches that did not touch the wallet or the markets.
+type ScopedGenerational interface {
+	PositionsGeneration(addr string) uint64
+	HoldersGeneration(conds []string) uint64
+}
+
 // Clock buckets of the cached routes: what else than (generation, path,
 // query) an answer may depend on.
 const (
@@ -40,13 +52,24 @@ const (
 	bucketDay           // the boards' windows are whole UTC days
 )
 
+// Scopes of the cached routes: which generation an answer is keyed by.
+const (
+	scopeStore     = iota // the store's
+	scopeFeed             // a wallet's feeds (WalletGenerational), when the query names a user
+	scopePositions        // a wallet's positions and value (ScopedGenerational), when it names a user
+	scopeHolders          // the markets' holders (ScopedGenerational)
+)
+
+type cachedRoute struct{ bucket, scope int }
+
 // cachedRoutes are the routes whose 200 answers are kept (issue 20: the
 // wallet routes, value, holders and the boards).
-var cachedRoutes = map[string]int{
-	"/v2/trades": bucketSecond, "/v2/activity": bucketSecond,
-	"/v2/positions": bucketNone, "/v2/value": bucketNone, "/v2/holders": bucketNone,
-	"/v2/leaderboard": bucketDay, "/v2/biggest-winners": bucketDay,
-	"/v2/builders/leaderboard": bucketDay, "/v2/builders/volume": bucketDay,
+var cachedRoutes = map[string]cachedRoute{
+	"/v2/trades": {bucketSecond, scopeFeed}, "/v2/activity": {bucketSecond, scopeFeed},
+	"/v2/positions": {bucketNone, scopePositions}, "/v2/value": {bucketNone, scopePositions},
+	"/v2/holders":     {bucketNone, scopeHolders},
+	"/v2/leaderboard": {bucketDay, scopeStore}, "/v2/biggest-winners": {bucketDay, scopeStore},
+	"/v2/builders/leaderboard": {bucketDay, scopeStore}, "/v2/builders/volume": {bucketDay, scopeStore},
 }
 
 // maxCachedQuery bounds the query text of a cacheable request (the key);
@@ -58,18 +81,21 @@ const DefaultPageCacheBytes = 64 << 20
 
 // pageCache keeps whole 200 answers keyed by path, raw query and clock
 // bucket. Each entry carries the generation it was answered at: the store's,
-// or for a wallet's feeds the wallet's (WalletGenerational). Invariant: an
+// or for a wallet's feeds the wallet's (WalletGenerational), for its
+// positions and value, or holders, the scoped one (ScopedGenerational). Invariant: an
 // entry's body is what the handler answered for its key at the entry's
 // generation or later, and a hit requires the current generation to equal
 // the entry's, so a hit is byte for byte the handler's answer now (the
 // generation is read before the handler runs and the bucket both before and
-// after it). An entry found older is dropped: exact invalidation by ingest,
-// never a time-based staleness. Memory: bodies plus keys ≤ max, least
+// after it; a hit reads the entry's scope's generation after finding it, so
+// it parses nothing). An entry found older is dropped: exact invalidation by
+// ingest, never a time-based staleness. Memory: bodies plus keys ≤ max, least
 // recently used out; a body over max/8 is not kept.
 type pageCache struct {
 	max       int64
 	gen       func() uint64
 	walletGen func(addr string) uint64 // nil: feeds use the store's generation
+	scoped    ScopedGenerational       // nil: positions, value and holders use the store's
 	clock     clock.Clock
 
 	mu    sync.Mutex
@@ -84,13 +110,15 @@ type pageCache struct {
 type pageEntry struct {
 	key    string
 	gen    uint64
+	scope  pageScope // where gen is read from
 	body   []byte
 	gzOnce sync.Once
 	gz     []byte // pagegzip.go; nil until a gzip client asks, or when it does not shrink
 }
 
-func newPageCache(max int64, gen func() uint64, walletGen func(string) uint64, clock clock.Clock) *pageCache {
-	return &pageCache{max: max, gen: gen, walletGen: walletGen, clock: clock, m: map[string]*list.Element{}}
+func newPageCache(max int64, gen func() uint64, walletGen func(string) uint64, scoped ScopedGenerational,
+	clock clock.Clock) *pageCache {
+	return &pageCache{max: max, gen: gen, walletGen: walletGen, scoped: scoped, clock: clock, m: map[string]*list.Element{}}
 }
 
 func (c *pageCache) bucket(kind int) int64 {
@@ -114,16 +142,16 @@ func pageKey(path, query string, bucket int64) string {
 // 200 answers of cacheable GETs that miss.
 func (c *pageCache) Wrap(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		kind, ok := cachedRoutes[r.URL.Path]
+		route, ok := cachedRoutes[r.URL.Path]
+		kind := route.bucket
 		if !ok || (r.Method != http.MethodGet && r.Method != http.MethodHead) || len(r.URL.RawQuery) > maxCachedQuery {
 			next.ServeHTTP(w, r)
 			return
 		}
-		gen := c.generation(kind, r) // before the handler: an entry is never older than its generation
 		b0 := c.bucket(kind)
 		key := pageKey(r.URL.Path, r.URL.RawQuery, b0)
 		w.Header().Set("Vary", "Accept-Encoding")
-		if el := c.get(gen, key); el != nil {
+		if el := c.get(key); el != nil {
 			c.hits.Add(1)
 			if acceptencoding.Gzip(r.Header.Values("Accept-Encoding")) {
 				if gz := c.gzipped(el); gz != nil {
@@ -135,6 +163,8 @@ func (c *pageCache) Wrap(next http.Handler) http.Handler {
 			writeBody(w, http.StatusOK, el.Value.(*pageEntry).body)
 			return
 		}
+		sc := c.scopeOf(route.scope, r)
+		gen := c.genOf(sc) // before the handler: an entry is never older than its generation
 		c.misses.Add(1)
 		if r.Method != http.MethodGet {
 			next.ServeHTTP(w, r)
@@ -144,47 +174,87 @@ func (c *pageCache) Wrap(next http.Handler) http.Handler {
 		next.ServeHTTP(rec, r)
 		if rec.status == http.StatusOK && !rec.over && rec.Header().Get("Content-Type") == "application/json" &&
 			c.bucket(kind) == b0 {
-			c.put(gen, key, rec.body)
+			c.put(gen, sc, key, rec.body)
 		}
 	})
 }
 
-// generation is what an answer of this request depends on: the wallet's
-// generation for a feed with a valid user (parsed as the handler parses it),
-// else the store's.
-func (c *pageCache) generation(kind int, r *http.Request) uint64 {
-	if kind == bucketSecond && c.walletGen != nil {
-		if q, err := ParseRequest(r); err == nil {
-			if u, err := q.User(false); err == nil && u != "" {
-				return c.walletGen(u)
-			}
+// pageScope is what a cached answer's generation is read from: the store,
+// a wallet (feeds, or positions and value) or markets (holders).
+type pageScope struct {
+	kind  int // scopeStore, scopeFeed, scopePositions, scopeHolders
+	user  string
+	conds []string
+}
+
+// scopeOf is what an answer of this request depends on: for a scoped route
+// whose query parses (as the handler parses it) and names its wallet or
+// markets, that wallet or those markets; else the store. A query with a
+// cursor is the store's: the cursor, not the query, may pin what the page
+// is about. A function of the request's path and query alone, so an entry
+// keeps it and a hit needs no parse.
+func (c *pageCache) scopeOf(scope int, r *http.Request) pageScope {
+	store := pageScope{kind: scopeStore}
+	if scope == scopeStore || (scope == scopeFeed && c.walletGen == nil) || (scope != scopeFeed && c.scoped == nil) {
+		return store
+	}
+	q, err := ParseRequest(r)
+	if err != nil || q.Has("cursor") {
+		return store
+	}
+	if scope == scopeHolders {
+		if conds, err := q.Conditions(); err == nil && len(conds) > 0 {
+			return pageScope{kind: scopeHolders, conds: conds}
 		}
+		return store
+	}
+	if u, err := q.User(false); err == nil && u != "" {
+		return pageScope{kind: scope, user: u}
+	}
+	return store
+}
+
+// genOf is the current generation of a scope.
+func (c *pageCache) genOf(s pageScope) uint64 {
+	switch s.kind {
+	case scopeFeed:
+		return c.walletGen(s.user)
+	case scopePositions:
+		return c.scoped.PositionsGeneration(s.user)
+	case scopeHolders:
+		return c.scoped.HoldersGeneration(s.conds)
 	}
 	return c.gen()
 }
 
-// get returns the entry cached for key at generation gen, or nil. An entry
-// of an older generation is dropped. The entry's body never changes.
-func (c *pageCache) get(gen uint64, key string) *list.Element {
+// get returns the entry cached for key if it is current: its generation
+// (read after the lookup) equals the entry's. An entry found older is
+// dropped. The entry's body never changes.
+func (c *pageCache) get(key string) *list.Element {
 	c.mu.Lock()
-	defer c.mu.Unlock()
 	el := c.m[key]
+	c.mu.Unlock()
 	if el == nil {
 		return nil
 	}
 	e := el.Value.(*pageEntry)
+	gen := c.genOf(e.scope) // outside mu: it may wait for a publish
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	if e.gen != gen {
-		if e.gen < gen {
+		if e.gen < gen && c.m[key] == el {
 			c.remove(el)
 			c.purges.Add(1)
 		}
 		return nil
 	}
-	c.lru.MoveToFront(el)
+	if c.m[key] == el {
+		c.lru.MoveToFront(el)
+	}
 	return el
 }
 
-func (c *pageCache) put(gen uint64, key string, body []byte) {
+func (c *pageCache) put(gen uint64, sc pageScope, key string, body []byte) {
 	cost := int64(len(body) + len(key))
 	if cost > c.max/8 {
 		return
@@ -197,7 +267,7 @@ func (c *pageCache) put(gen uint64, key string, body []byte) {
 		}
 		c.remove(el)
 	}
-	c.m[key] = c.lru.PushFront(&pageEntry{key: key, gen: gen, body: body})
+	c.m[key] = c.lru.PushFront(&pageEntry{key: key, gen: gen, scope: sc, body: body})
 	c.bytes += cost
 	for c.bytes > c.max {
 		c.remove(c.lru.Back())

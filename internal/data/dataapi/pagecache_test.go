@@ -305,8 +305,10 @@ func TestPageCache_ComparisonCatchesAFrozenGeneration(t *testing.T) {
 // frozenGen is the real store with a generation that never moves.
 type frozenGen struct{ *sqlite.DB }
 
-func (frozenGen) Generation() uint64             { return 1 }
-func (frozenGen) WalletGeneration(string) uint64 { return 1 }
+func (frozenGen) Generation() uint64                { return 1 }
+func (frozenGen) WalletGeneration(string) uint64    { return 1 }
+func (frozenGen) PositionsGeneration(string) uint64 { return 1 }
+func (frozenGen) HoldersGeneration([]string) uint64 { return 1 }
 
 // The cache is bounded: with a small bound, its bytes never exceed it, pages
 // are evicted, and /metrics reports it.
@@ -360,44 +362,61 @@ func TestPageCache_MemoryIsBoundedAndReportedAsMetrics(t *testing.T) {
 	}
 }
 
-// A wallet's feeds are keyed by the wallet's own generation: a batch that
-// touches only other wallets leaves them cached (a hit, still equal to the
-// uncached answer), while the store-keyed routes (positions) miss; a batch
-// that touches the wallet, or renames a market, makes its feeds miss.
-func TestPageCache_AWalletsFeedsOutliveOtherWalletsIngest(t *testing.T) {
+// A wallet's pages are keyed by the wallet's own generation and a market's
+// holders by the market's: a batch that touches only other wallets in other
+// markets leaves them cached (a hit, still equal to the uncached answer); a
+// batch that moves a mark of a market the wallet holds makes its positions
+// and value miss but not its feeds; a batch that touches the wallet, or
+// renames a market, makes them all miss. Holders miss exactly when a
+// position in the market, its marks or a holder's profile change.
+func TestPageCache_WalletAndMarketPagesOutliveOtherWalletsIngest(t *testing.T) {
 	rig := newCacheRig(t, nil)
 	rig.apply(rig.gen.setup())
-	a, b := rigWallet(0), rigWallet(1)
-	split := func(w string) []ledger.Event {
-		return []ledger.Event{rig.gen.env(ledger.Event{Kind: ledger.KindSplit, User: w, ConditionID: rigCond(1),
-			Amount: amount.One}, rig.clock.Now().Unix())}
+	a, b, c, d := rigWallet(0), rigWallet(1), rigWallet(2), rigWallet(3)
+	now := func() int64 { return rig.clock.Now().Unix() }
+	split := func(w string, m int) []ledger.Event {
+		return []ledger.Event{rig.gen.env(ledger.Event{Kind: ledger.KindSplit, User: w, ConditionID: rigCond(m),
+			Amount: 10 * amount.One}, now())}
 	}
-	rig.apply(split(a))
-	feed, pos := "/v2/activity?user="+a, "/v2/positions?user="+a
-	step := func(what string, wantFeedHit, wantPosHit bool) {
+	trade := func(buyer, seller string, m int) []ledger.Event {
+		return []ledger.Event{rig.gen.env(ledger.Event{Kind: ledger.KindTrade, TokenID: fmt.Sprint(m, 1), Maker: seller,
+			Taker: buyer, Side: "BUY", Price: amount.Micro(10_000 * (10 + rig.gen.r.IntN(80))), Size: amount.One}, now())}
+	}
+	rig.apply(split(a, 1))
+	rig.apply(split(c, 1))
+	rig.apply(split(c, 2))
+	rig.apply(split(d, 2))
+	pages := []string{"/v2/activity?user=" + a, "/v2/positions?user=" + a, "/v2/value?user=" + a,
+		"/v2/holders?condition=" + rigCond(1), "/v2/holders?condition=" + rigCond(2)}
+	step := func(what string, want ...bool) {
 		t.Helper()
-		h0 := rig.svc.PageCacheStats().Hits
-		if d := rig.compare(feed); d != "" {
-			t.Fatalf("%s: %s", what, d)
-		}
-		h1 := rig.svc.PageCacheStats().Hits
-		if d := rig.compare(pos); d != "" {
-			t.Fatalf("%s: %s", what, d)
-		}
-		h2 := rig.svc.PageCacheStats().Hits
-		if (h1 > h0) != wantFeedHit || (h2 > h1) != wantPosHit {
-			t.Errorf("%s: feed hit %v (want %v), positions hit %v (want %v)", what, h1 > h0, wantFeedHit, h2 > h1, wantPosHit)
+		for i, p := range pages {
+			h0 := rig.svc.PageCacheStats().Hits
+			if d := rig.compare(p); d != "" {
+				t.Fatalf("%s: %s", what, d)
+			}
+			if hit := rig.svc.PageCacheStats().Hits > h0; hit != want[i] {
+				t.Errorf("%s: %s hit %v, want %v", what, p, hit, want[i])
+			}
 		}
 	}
-	step("first read", false, false)
-	step("again", true, true)
-	rig.apply(split(b))
-	step("after another wallet's batch", true, false)
-	rig.apply(split(a))
-	step("after the wallet's own batch", false, false)
+	step("first read", false, false, false, false, false)
+	step("again", true, true, true, true, true)
+	rig.apply(split(b, 3))
+	step("after another wallet's batch in another market", true, true, true, true, true)
+	rig.apply(split(b, 2))
+	step("after another wallet's split in market 2", true, true, true, true, false)
+	rig.apply(trade(b, c, 2))
+	step("after a trade in market 2", true, true, true, true, false)
+	rig.apply(trade(b, c, 1))
+	step("after a trade in market 1 (marks move)", true, false, false, false, true)
+	rig.apply([]ledger.Event{{Kind: ledger.KindProfile, Address: d, Name: "renamed"}})
+	step("after a profile change of market 2's holder", true, true, true, true, false)
+	rig.apply(split(a, 1))
+	step("after the wallet's own batch", false, false, false, false, true)
 	rig.apply([]ledger.Event{rig.gen.market(1, "Renamed?")})
-	step("after a market rename", false, false)
-	step("again", true, true)
+	step("after a market rename", false, false, false, false, false)
+	step("again", true, true, true, true, true)
 }
 
 // A hit is served gzip-compressed to a client that asks for it (the same
@@ -446,5 +465,40 @@ func TestPageCache_ServesGzipToClientsThatAskForIt(t *testing.T) {
 		if resp.Header.Get("Content-Encoding") != "" || string(b) != want || resp.Header.Get("Vary") != "Accept-Encoding" {
 			t.Errorf("Accept-Encoding %q: encoding %q, %d bytes", enc, resp.Header.Get("Content-Encoding"), len(b))
 		}
+	}
+}
+
+// BenchmarkPageCacheHit is the handler's cost of a hit, without the socket:
+// the service (trace id, page cache lookup with its generation, headers)
+// writing a cached page into a recorder, per cached route shape.
+//
+//	go test -run '^$' -bench BenchmarkPageCacheHit -benchmem ./internal/data/dataapi/
+func BenchmarkPageCacheHit(b *testing.B) {
+	rig := newCacheRig(&testing.T{}, nil)
+	defer func() { rig.cached.Close(); rig.uncache.Close(); rig.db.Close() }()
+	rig.apply(rig.gen.setup())
+	for range 300 {
+		rig.apply(rig.gen.batch(rig.clock.Now().Unix()))
+	}
+	w := rigWallet(0)
+	for _, path := range []string{"/v2/trades?user=" + w, "/v2/activity?user=" + w, "/v2/positions?user=" + w,
+		"/v2/value?user=" + w, "/v2/holders?condition=" + rigCond(1), "/v2/leaderboard?time_period=all"} {
+		b.Run(path[4:strings.IndexByte(path, '?')], func(b *testing.B) {
+			req := httptest.NewRequest(http.MethodGet, path, nil)
+			rec := httptest.NewRecorder()
+			rig.svc.ServeHTTP(rec, req) // the miss that fills the cache
+			h0 := rig.svc.PageCacheStats().Hits
+			b.ReportAllocs()
+			b.ResetTimer()
+			for range b.N {
+				rec := httptest.NewRecorder()
+				rig.svc.ServeHTTP(rec, req)
+			}
+			b.StopTimer()
+			if hits := rig.svc.PageCacheStats().Hits - h0; hits != uint64(b.N) {
+				b.Fatalf("%d hits of %d requests", hits, b.N)
+			}
+			b.ReportMetric(float64(len(rec.Body.Bytes())), "bytes")
+		})
 	}
 }

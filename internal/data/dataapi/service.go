@@ -132,7 +132,8 @@ func New(o Options) *Service {
 		if w, ok := o.Store.(WalletGenerational); ok {
 			wg = w.WalletGeneration
 		}
-		s.pages = newPageCache(cmp.Or(o.PageCacheBytes, DefaultPageCacheBytes), g.Generation, wg, o.Clock)
+		sg, _ := o.Store.(ScopedGenerational)
+		s.pages = newPageCache(cmp.Or(o.PageCacheBytes, DefaultPageCacheBytes), g.Generation, wg, sg, o.Clock)
 		h = s.pages.Wrap(h)
 	}
 	if lim != nil {

@@ -78,7 +78,10 @@ func newPair(t *testing.T, evs []ledger.Event, batch int) *pair {
 	}
 	t.Cleanup(func() { lite.Close() })
 	url := pgtest.DB(t)
-	pg, err := postgres.Open(context.Background(), url, postgres.Options{Options: sqlite.Options{Clock: clock}})
+	// CopyMin 40: in each batch some upserted tables go through COPY's
+	// staging table and the smaller ones through multi-row upserts (the
+	// activity rows always COPY), so both write paths are compared.
+	pg, err := postgres.Open(context.Background(), url, postgres.Options{Options: sqlite.Options{Clock: clock}, CopyMin: 40})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@
 package postgres
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"embed"
@@ -39,7 +40,17 @@ type Options struct {
 	// request_timeout when it fires); 0 = 10 s, the data service's request
 	// budget. A statement_timeout in the URL wins.
 	StatementTimeout time.Duration
+	// CopyMin is the fewest rows of one upserted table (wallets,
+	// positions, observations) that Apply writes with COPY through a
+	// staging table rather than multi-row upserts (0: DefaultCopyMin;
+	// negative: no COPY at all, not even for the activity rows).
+	CopyMin int
 }
+
+// DefaultCopyMin: a staging table costs a catalog write per Apply, which
+// makes COPY slower than multi-row upserts for small batches
+// (docs/perf/postgres.md, "Live ingest").
+const DefaultCopyMin = 1000
 
 // DB is the data store on PostgreSQL.
 type DB struct {
@@ -139,6 +150,9 @@ func Open(ctx context.Context, url string, opt Options) (*DB, error) {
 	}
 	d := sqlite.Dialect{IndexesSQL: indexesSQL, ApplyLock: fmt.Sprintf("SELECT pg_advisory_xact_lock(%d)", ApplyLockKey),
 		Follower: opt.Follower}
+	if opt.CopyMin >= 0 {
+		d.Copy, d.CopyMin = pgsql.Copy, cmp.Or(opt.CopyMin, DefaultCopyMin)
+	}
 	s, err := sqlite.OpenOn(wdb, rdb, opt.Options, d)
 	if err != nil {
 		w.Close()

@@ -3,6 +3,7 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"slices"
 	"strings"
 )
 
@@ -21,7 +22,18 @@ type bulk struct {
 	buf     []any
 	n       int
 	errWrap func(error) error
+
+	// COPY mode (Dialect.Copy): rows are kept until copyChunk of them, or
+	// the final flush, and written by one COPY; a table's batch under
+	// copyMin rows that never reached a chunk goes out as multi-row INSERTs.
+	copy    func(table string, cols []string, upsert bool, rows [][]any) error
+	copyMin int
+	rows    [][]any
+	copied  bool
 }
+
+// copyChunk bounds the rows one COPY carries (and bulk keeps in memory).
+const copyChunk = 16384
 
 func newBulk(ctx context.Context, tx *sql.Tx, head string, ncol int) *bulk {
 	return &bulk{ctx: ctx, tx: tx, head: head, ncol: ncol,
@@ -41,8 +53,20 @@ func (b *bulk) query(rows int) string {
 	return s.String()
 }
 
-// add buffers one row (exactly ncol values).
+// copyMode switches b to COPY through cp for batches of min rows or more.
+func (b *bulk) copyMode(cp func(table string, cols []string, upsert bool, rows [][]any) error, min int) {
+	b.copy, b.copyMin = cp, max(min, 1)
+}
+
+// add buffers one row (exactly ncol values; b keeps a copy).
 func (b *bulk) add(vals ...any) error {
+	if b.copy != nil {
+		b.rows = append(b.rows, slices.Clone(vals))
+		if len(b.rows) >= copyChunk {
+			return b.copyOut()
+		}
+		return nil
+	}
 	b.buf = append(b.buf, vals...)
 	b.n++
 	if b.n < bulkRows {
@@ -60,8 +84,35 @@ func (b *bulk) add(vals ...any) error {
 	return b.wrap(err)
 }
 
+// copyOut writes the kept rows with one COPY.
+func (b *bulk) copyOut() error {
+	// head is "INSERT [OR REPLACE] INTO t (cols) VALUES ": the statement's
+	// own table and columns.
+	into := b.head[strings.Index(b.head, "INTO ")+5:]
+	table := strings.TrimSpace(into[:strings.Index(into, "(")])
+	cols := strings.Split(into[strings.Index(into, "(")+1:strings.Index(into, ")")], ",")
+	for i := range cols {
+		cols[i] = strings.TrimSpace(cols[i])
+	}
+	err := b.copy(table, cols, strings.Contains(b.head, "OR REPLACE"), b.rows)
+	b.rows, b.copied = b.rows[:0], true
+	return b.wrap(err)
+}
+
 // flush writes the buffered remainder.
 func (b *bulk) flush() error {
+	if b.copy != nil && len(b.rows) > 0 {
+		if b.copied || len(b.rows) >= b.copyMin {
+			return b.copyOut()
+		}
+		rows := b.rows
+		b.copy, b.rows = nil, nil // a small batch: multi-row INSERTs
+		for _, r := range rows {
+			if err := b.add(r...); err != nil {
+				return err
+			}
+		}
+	}
 	if b.n == 0 {
 		return nil
 	}

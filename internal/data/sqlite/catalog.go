@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"encoding/json"
+	"slices"
 
 	"pmx/internal/amount"
 	"pmx/internal/data/ledger"
@@ -81,6 +82,45 @@ type catalog struct {
 	// combo_market, resolution or builder event: what enriches a wallet's
 	// feed rows last changed then (WalletGeneration).
 	textsGen int64
+	// mgen is, by mid, the gen of the last catalog that changed the market's
+	// marks (mark) or any position in it or the profile of a holder (hold):
+	// what /v2/positions, /v2/value and /v2/holders read of a market moved
+	// then (PositionsGeneration, HoldersGeneration). Copied on clone.
+	mgen []mktGen
+}
+
+// mktGen is one market's generations (catalog.mgen).
+type mktGen struct{ mark, hold int64 }
+
+// bump records that this catalog changes market mid's marks or holdings.
+func (c *catalog) bump(mid int64, mark bool) {
+	if mid < 0 {
+		return
+	}
+	if int(mid) >= len(c.mgen) {
+		c.mgen = append(c.mgen, make([]mktGen, int(mid)+1-len(c.mgen))...)
+	}
+	if mark {
+		c.mgen[mid].mark = c.gen
+	} else {
+		c.mgen[mid].hold = c.gen
+	}
+}
+
+// markGen is the gen of market mid's marks.
+func (c *catalog) markGen(mid int64) int64 {
+	if mid < 0 || int(mid) >= len(c.mgen) {
+		return 0
+	}
+	return c.mgen[mid].mark
+}
+
+// holdersGen is the later of market mid's generations.
+func (c *catalog) holdersGen(mid int64) int64 {
+	if mid < 0 || int(mid) >= len(c.mgen) {
+		return 0
+	}
+	return max(c.mgen[mid].mark, c.mgen[mid].hold)
 }
 
 func newCatalog() *catalog {
@@ -92,6 +132,7 @@ func newCatalog() *catalog {
 func (c *catalog) clone() *catalog {
 	n := newCatalog()
 	n.nextMid, n.nextTid, n.gen, n.textsGen = c.nextMid, c.nextTid, c.gen+1, c.textsGen
+	n.mgen = slices.Clone(c.mgen)
 	for _, m := range c.byMid {
 		mc := *m
 		mc.tokens = nil

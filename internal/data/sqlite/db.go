@@ -176,13 +176,63 @@ func (db *DB) Generation() uint64 { return uint64(db.cat.Load().gen) }
 // textsGen), so the larger of the two moves exactly when such a page can
 // change, and never before the change is visible. Marks do not enter the
 // feeds, so other wallets' trades leave it alone.
+//
+// A read node (no hot model, a catalog reloaded on every writer commit)
+// answers the store's generation for all three scoped generations.
 func (db *DB) WalletGeneration(addr string) uint64 {
+	if db.dia.Follower {
+		return db.Generation()
+	}
 	h := &db.hot
 	h.mu.RLock()
 	defer h.mu.RUnlock()
 	g := db.cat.Load().textsGen
 	if hw := h.byAddr[addr]; hw != nil && hw.gen > g {
 		g = hw.gen
+	}
+	return uint64(g)
+}
+
+// PositionsGeneration implements dataapi.ScopedGenerational: the generation
+// of a wallet's /v2/positions and /v2/value pages. They read the wallet's
+// positions and profile (its gen), the texts and resolutions of markets
+// (textsGen) and the marks of the markets it has positions in (their mark
+// gen; the set of those markets changes only with the wallet's gen), so the
+// largest of these moves exactly when such a page can change. Other
+// wallets' trades in other markets leave it alone.
+func (db *DB) PositionsGeneration(addr string) uint64 {
+	if db.dia.Follower {
+		return db.Generation()
+	}
+	h := &db.hot
+	h.mu.RLock()
+	defer h.mu.RUnlock()
+	cat := db.cat.Load()
+	g := cat.textsGen
+	if hw := h.byAddr[addr]; hw != nil {
+		g = max(g, hw.gen)
+		for i := range hw.pos {
+			g = max(g, cat.markGen(hw.pos[i].mid))
+		}
+	}
+	return uint64(g)
+}
+
+// HoldersGeneration implements dataapi.ScopedGenerational: the generation of
+// /v2/holders for these markets (condition ids): the texts (textsGen), and
+// per market its marks and its holdings (any position in it, or the profile
+// of a wallet with one; catalog.mgen). An unknown condition id reads as
+// textsGen: a market appears only by a market event, which moves textsGen.
+func (db *DB) HoldersGeneration(conds []string) uint64 {
+	if db.dia.Follower {
+		return db.Generation()
+	}
+	cat := db.cat.Load()
+	g := cat.textsGen
+	for _, c := range conds {
+		if m := cat.byCond[c]; m != nil {
+			g = max(g, cat.holdersGen(m.mid))
+		}
 	}
 	return uint64(g)
 }

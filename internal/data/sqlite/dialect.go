@@ -25,6 +25,15 @@ type Dialect struct {
 	// model (the wallet feeds and positions read SQL, the same answers) and
 	// Refresh reloads the catalog when a writer commits.
 	Follower bool
+	// Copy, when set, writes Apply's bulk rows with the server's COPY on
+	// the transaction's connection c instead of multi-row INSERTs, for a
+	// table once its batch has CopyMin rows (bulk.go): rows are inserted,
+	// or with upsert replace the row of the same primary key ("INSERT OR
+	// REPLACE"). Values are int64, amount.Micro, int, bool, string or nil.
+	Copy func(ctx context.Context, c *sql.Conn, table string, cols []string, upsert bool, rows [][]any) error
+	// CopyMin is the fewest rows of one upserted table worth a COPY (which
+	// stages them in a temporary table); inserted tables always COPY.
+	CopyMin int
 }
 
 // ErrFollower is Apply on a read node.

@@ -132,6 +132,9 @@ func (a *applier) writeBack() error {
 	insC := newBulk(ctx, tx, `INSERT OR REPLACE INTO combo_positions (wid, tid, mid, size, cost, fees, avg,
 		payout, realized, first_at, updated_at) VALUES `, 11)
 	defer insC.close()
+	for _, b := range []*bulk{insW, insP, insC} {
+		a.copyMode(b)
+	}
 	// Key order, so new rows append to the B-trees.
 	ws := make([]*wallet, 0, len(a.wallets))
 	for _, w := range a.wallets {
@@ -199,6 +202,7 @@ func (a *applier) writeBack() error {
 			return err
 		}
 		t.dirty = false
+		a.cat.bump(t.mid, true) // its mark moved (or it is new): positions and holders of the market
 	}
 	for code, b := range a.builders {
 		if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO builders (code, name, profile_image, verified)

@@ -190,6 +190,7 @@ func (db *DB) publish(a *applier) {
 		}
 		return hotCmp(x.row, y.row)
 	})
+	bumpHolders(a, h) // before the catalog is published: it is still Apply's alone
 	enr := newHotEnrich(a.cat)
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -239,4 +240,28 @@ func mergeHot(rows []hotRow, add []hotPending) []hotRow {
 		out = append(out, p.row)
 	}
 	return append(out, rows[i:]...)
+}
+
+// bumpHolders moves the hold generation of every market where the batch
+// changed a position, and of every market a wallet whose profile changed
+// holds (holders rows carry the profile). publish is the only writer of
+// the hot model, so reading it here without the lock is safe.
+func bumpHolders(a *applier, h *hotModel) {
+	for _, w := range a.wallets {
+		for _, p := range w.list {
+			if p.dirty {
+				a.cat.bump(p.mid, false)
+			}
+		}
+		hw := h.byWid[w.wid]
+		if hw == nil {
+			continue // new: its markets are among its dirty positions
+		}
+		if hw.prof != (walletProf{wid: w.wid, addr: w.addr, name: w.name, pseudo: w.pseudonym, bio: w.bio, image: w.image}) ||
+			hw.verified != w.verified {
+			for _, p := range w.list {
+				a.cat.bump(p.mid, false)
+			}
+		}
+	}
 }
