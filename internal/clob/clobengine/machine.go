@@ -136,6 +136,9 @@ type Result struct {
 	// never journaled or snapshotted.
 	Fills []Trade `json:"-"`
 	Sets  []SetOp `json:"-"`
+	// Expired are the GTD orders time retired before this command ran (the
+	// user channel's CANCELLATION events). Output only, like Fills.
+	Expired []string `json:"-"`
 }
 
 // SetOp is an operator chain operation: a split or merge (the chain's
@@ -179,10 +182,10 @@ func (m *Machine) Apply(seq uint64, ts int64, payload []byte, out []Result) []Re
 	}
 	m.lastTS = ts
 	m.cmdSeq = seq
-	m.expire(ts)
+	expired := m.expire(ts)
 	c, err := Decode(payload)
 	if err != nil {
-		return append(out, Result{Err: clob.E(clob.ErrInvalidPayload)})
+		return append(out, Result{Err: clob.E(clob.ErrInvalidPayload), Expired: expired})
 	}
 	var r Result
 	firstTrade := m.nextTr
@@ -218,6 +221,7 @@ func (m *Machine) Apply(seq uint64, ts int64, payload []byte, out []Result) []Re
 		r.Err = clob.E(clob.ErrInvalidPayload)
 	}
 	r.Fills = m.tradesSince(firstTrade)
+	r.Expired = expired
 	return append(out, r)
 }
 
@@ -302,8 +306,9 @@ func clobTick(ticks int64) amount.Micro {
 }
 
 // expire processes what time has made due: delayed orders reaching the
-// book and GTD orders reaching their expiration.
-func (m *Machine) expire(ts int64) {
+// book and GTD orders reaching their expiration; it returns the hashes of
+// the orders that expired (nil when none: the common case allocates nothing).
+func (m *Machine) expire(ts int64) (expired []string) {
 	for len(m.delayed) > 0 {
 		o := m.orders[m.delayed[0]]
 		if o == nil || o.Status != StatusDelayed {
@@ -321,8 +326,10 @@ func (m *Machine) expire(ts int64) {
 		m.gtd = m.gtd[1:]
 		if o := m.orders[e.oid]; o != nil && o.Status == StatusLive {
 			m.cancelOrder(o, StatusExpired)
+			expired = append(expired, o.Hash)
 		}
 	}
+	return expired
 }
 
 // gtdEntry is a GTD order's expiry (Unix ms); m.gtd is sorted by (at, oid).

@@ -355,3 +355,31 @@ func TestWebSocketFramingAndConnectionLimits(t *testing.T) {
 		t.Fatalf("429 body %s", body)
 	}
 }
+
+// TestWebSocketGTDExpiryIsACancellation: a GTD order that time retires is
+// a CANCELLATION on its owner's user socket and a level gone on the market
+// socket, as a cancel is.
+func TestWebSocketGTDExpiryIsACancellation(t *testing.T) {
+	x, clk := newClocked(t)
+	a := x.trader(t, priv0)
+	x.fund(t, a.w.addr, 100, 0)
+	mkt := x.dial(t, "/ws/market")
+	mkt.send(t, `{"assets_ids":["`+yesA+`"],"type":"market"}`)
+	mkt.read(t) // the snapshot
+	ua := x.dial(t, "/ws/user")
+	ua.userSub(t, a.c)
+
+	o := limitOrder(yesA, "BUY", 40, 10)
+	o.Expiration = now0 + 120
+	r, id := a.post(t, o, "GTD", false)
+	if r.status != 200 {
+		t.Fatalf("%s", r.body)
+	}
+	want(t, ua.next(t), map[string]any{"type": "PLACEMENT", "id": id, "order_type": "GTD"})
+	want(t, mkt.next(t), map[string]any{"event_type": "price_change"})
+	clk.set(time.Unix(now0+120, 0))
+	x.svc.Tick()
+	want(t, ua.next(t), map[string]any{"event_type": "order", "type": "CANCELLATION", "id": id, "status": "CANCELED"})
+	pc := mkt.next(t)
+	want(t, pc["price_changes"].([]any)[0].(map[string]any), map[string]any{"price": "0.4", "size": "0", "side": "BUY"})
+}

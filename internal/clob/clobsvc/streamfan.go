@@ -131,6 +131,9 @@ func (f *fan) batch(batch []engine.Applied[clobengine.Result]) {
 	}
 	for _, a := range batch {
 		for _, r := range a.Events {
+			for _, id := range r.Expired { // time retired them before the command ran
+				evs = append(evs, f.cancellation(id, a.TS))
+			}
 			placed := map[string]int{}
 			for _, o := range r.Orders {
 				if o.Err == nil && o.Status != "" {
@@ -157,12 +160,7 @@ func (f *fan) batch(batch []engine.Applied[clobengine.Result]) {
 				}
 			}
 			for _, id := range r.Canceled {
-				e := orderEvent{hash: id, kind: "CANCELLATION", ts: a.TS, status: clobengine.StatusCanceled}
-				if tr := f.track[id]; tr != nil {
-					e.matched, e.trades, e.known = tr.matched, tr.trades, true
-					delete(f.track, id)
-				}
-				evs = append(evs, e)
+				evs = append(evs, f.cancellation(id, a.TS))
 			}
 		}
 	}
@@ -390,4 +388,15 @@ func (f *fan) chain() {
 			}
 		}
 	}
+}
+
+// cancellation is the CANCELLATION event of order id (cancelled or expired),
+// with what the fan-out tracked of its fills.
+func (f *fan) cancellation(id string, ts int64) orderEvent {
+	e := orderEvent{hash: id, kind: "CANCELLATION", ts: ts, status: clobengine.StatusCanceled}
+	if tr := f.track[id]; tr != nil {
+		e.matched, e.trades, e.known = tr.matched, tr.trades, true
+		delete(f.track, id)
+	}
+	return e
 }
