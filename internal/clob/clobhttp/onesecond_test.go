@@ -12,7 +12,8 @@ import (
 // wallets' /v2/trades and /v2/activity, their /v2/positions and /v2/value,
 // the market's /v2/holders and the token's /v2/prices-history, and the
 // catalog market's lastTradePrice, volume, bestBid and bestAsk (the book
-// after the fill: the maker's remaining bid and the taker's resting ask).
+// after the fill: the maker's remaining bid and the taker's resting ask),
+// and the frames on the maker's user socket and the market socket.
 func TestCLOBFillReachesEveryViewWithinOneSecond(t *testing.T) {
 	dir, path := newVenuePaths(t)
 	v := newFullVenue(t, dir, path)
@@ -20,6 +21,11 @@ func TestCLOBFillReachesEveryViewWithinOneSecond(t *testing.T) {
 	A, B := strings.ToLower(a.w.addr), strings.ToLower(b.w.addr)
 	v.fund(t, a.w.addr, 100, 0)
 	v.fund(t, b.w.addr, 100, 20)
+	// The sockets: a market subscriber and the maker's user channel.
+	mkt, ua := v.dial(t, "/ws/market"), v.dial(t, "/ws/user")
+	mkt.send(t, `{"assets_ids":["`+yesA+`"],"type":"market"}`)
+	mkt.read(t) // the snapshot
+	ua.userSub(t, a.c)
 	if r, _ := a.post(t, limitOrder(yesA, "BUY", 40, 15), "GTC", false); decode[orderResp](t, r).Status != "live" {
 		t.Fatalf("maker: %s", r.body)
 	}
@@ -34,6 +40,26 @@ func TestCLOBFillReachesEveryViewWithinOneSecond(t *testing.T) {
 		t.Fatalf("taker: %s", r.body)
 	}
 	tx := resp.TxHashes[0]
+	deadline := answered.Add(raceSlowdown * time.Second)
+
+	// The frames: the maker's order events and trade on its user socket,
+	// the trade's last price on the market socket, within the same bound.
+	want(t, ua.next(t), map[string]any{"event_type": "order", "type": "PLACEMENT", "status": "LIVE"})
+	want(t, ua.next(t), map[string]any{"event_type": "order", "type": "UPDATE", "status": "LIVE", "size_matched": "10"}) // 5 of 15 still rest
+	want(t, ua.next(t), map[string]any{"event_type": "trade", "status": "MATCHED", "trader_side": "MAKER", "price": "0.4"})
+	for i := 0; ; i++ {
+		f := mkt.next(t)
+		if f["event_type"] == "last_trade_price" {
+			want(t, f, map[string]any{"asset_id": yesA, "price": "0.4", "size": "10", "transaction_hash": tx})
+			break
+		}
+		if i == 8 {
+			t.Fatalf("no last_trade_price frame; last %v", f)
+		}
+	}
+	if late := time.Since(deadline); late > 0 {
+		t.Fatalf("the socket frames arrived %v after the bound", late)
+	}
 
 	rows := func(path string, want ...map[string]any) func(any) bool {
 		return func(d any) bool {
@@ -89,6 +115,6 @@ func TestCLOBFillReachesEveryViewWithinOneSecond(t *testing.T) {
 	// One second of wall time (ten under the race detector, which slows
 	// every part of the venue several times over).
 	for _, c := range checks {
-		eventuallyDoc(t, c.url, time.Until(answered.Add(raceSlowdown*time.Second)), c.ok)
+		eventuallyDoc(t, c.url, time.Until(deadline), c.ok)
 	}
 }
