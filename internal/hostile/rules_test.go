@@ -3,6 +3,7 @@ package hostile
 import (
 	"bufio"
 	"io"
+	"net"
 	"net/http"
 	"runtime"
 	"strings"
@@ -88,19 +89,28 @@ func FuzzRequestDecoders(f *testing.F) {
 }
 
 // Oversized WebSocket frames: frame headers claiming 2^63-1 bytes on many
-// perps WebSocket connections allocate nothing near the claim. (The close
-// codes and the prompt refusal are issue 14 §10's own tests.)
+// connections to every socket (perps /v1/ws, the CLOB's /ws/market and
+// /ws/user) allocate nothing near the claim. (The close codes and the
+// prompt refusal are issue 14 §10's own tests.)
 func TestOversizedWebSocketFramesKeepTheHeapBounded(t *testing.T) {
-	p := start(t, options{})
+	p := start(t, options{clobEngine: true})
+	for _, sock := range []struct{ listener, path string }{{"perps", "/v1/ws"}, {"clob", "/ws/market"}, {"clob", "/ws/user"}} {
+		t.Run(sock.listener+sock.path, func(t *testing.T) { oversizedFrames(t, p.url[sock.listener], sock.path) })
+	}
+}
+
+func oversizedFrames(t *testing.T, url, path string) {
 	const n = 100
 	runtime.GC()
 	var before runtime.MemStats
 	runtime.ReadMemStats(&before)
 	base := runtime.NumGoroutine()
 	upgraded := 0
+	var conns []net.Conn
 	for range n {
-		c := dial(t, p.url["perps"])
-		_, _ = io.WriteString(c, "GET /v1/ws HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"+
+		c := dial(t, url)
+		conns = append(conns, c)
+		_, _ = io.WriteString(c, "GET "+path+" HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"+
 			"Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n")
 		_ = c.SetReadDeadline(time.Now().Add(hangGuard))
 		br := bufio.NewReader(c)
@@ -124,13 +134,16 @@ func TestOversizedWebSocketFramesKeepTheHeapBounded(t *testing.T) {
 	var during runtime.MemStats
 	runtime.ReadMemStats(&during)
 	grown := int64(during.HeapAlloc) - int64(before.HeapAlloc)
-	t.Logf("%d WebSocket connections with a 2^63-1 byte frame header: live heap %+d KiB, goroutines %d (base %d)",
-		upgraded, grown/1024, runtime.NumGoroutine(), base)
+	t.Logf("%d WebSocket connections to %s with a 2^63-1 byte frame header: live heap %+d KiB, goroutines %d (base %d)",
+		upgraded, path, grown/1024, runtime.NumGoroutine(), base)
 	if grown > int64(upgraded)*128<<10 {
 		t.Errorf("live heap grew %d KiB for %d oversized frames", grown/1024, upgraded)
 	}
 	if g := runtime.NumGoroutine(); g > base+4*upgraded+20 {
 		t.Errorf("%d goroutines for %d WebSocket connections (base %d)", g, upgraded, base)
+	}
+	for _, c := range conns {
+		c.Close()
 	}
 }
 

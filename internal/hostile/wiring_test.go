@@ -16,8 +16,11 @@ import (
 	"pmx/internal/catalog/catalog"
 	"pmx/internal/catalog/cataloghttp"
 	"pmx/internal/catalog/catalogsql"
+	"pmx/internal/clob/clob"
 	"pmx/internal/clob/clobhttp"
 	"pmx/internal/clob/clobsql"
+	"pmx/internal/clob/clobsvc"
+	"pmx/internal/clob/clobws"
 	"pmx/internal/data/dataapi"
 	"pmx/internal/data/ingest"
 	"pmx/internal/data/sqlite"
@@ -61,6 +64,7 @@ type options struct {
 	noIPLimits     bool          // as --ip-limits=false (fuzzing must reach the decoders)
 	perpsIPBudget  int           // perps request weight per IP per minute (0: default)
 	bodyTimeout    time.Duration // every route's body deadline (0: serve's)
+	clobEngine     bool          // run the CLOB exchange and its sockets (/ws/market, /ws/user) behind the keys
 }
 
 func start(t testing.TB, o options) *pmx {
@@ -93,8 +97,10 @@ func start(t testing.TB, o options) *pmx {
 	if err != nil {
 		t.Fatal(err)
 	}
-	clobAPI, err := clobhttp.New(clobhttp.Options{Store: keys, MasterKey: bytes.Repeat([]byte{7}, 32), Log: log})
-	if err != nil {
+	var clobAPI http.Handler
+	if o.clobEngine {
+		clobAPI = clobExchange(t, keys, filepath.Join(dir, "clob"), log)
+	} else if clobAPI, err = clobhttp.New(clobhttp.Options{Store: keys, MasterKey: bytes.Repeat([]byte{7}, 32), Log: log}); err != nil {
 		t.Fatal(err)
 	}
 	perpsSrv, err := perpshttp.New(perpshttp.Options{Dir: filepath.Join(dir, "perps"), Log: log, IPBudget: o.perpsIPBudget})
@@ -200,3 +206,26 @@ func do(t testing.TB, method, url, body string, hdr map[string]string) (int, htt
 
 // client never follows redirects: a redirect is an answer to check.
 var client = &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+
+// clobExchange is the CLOB listener as serve wires it with its exchange:
+// the routes and the sockets beside them, on an engine with no markets.
+func clobExchange(t testing.TB, keys clob.Store, dir string, log *slog.Logger) http.Handler {
+	t.Helper()
+	svc := clobsvc.Open(clobsvc.Options{Dir: dir, Log: log, SyncEvery: -1,
+		Markets: func(context.Context) ([]clob.Market, error) { return nil, nil }})
+	<-svc.Ready()
+	if err := svc.Err(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { svc.Close() })
+	h, err := clobhttp.New(clobhttp.Options{Store: keys, MasterKey: bytes.Repeat([]byte{7}, 32), Log: log, Service: svc})
+	if err != nil {
+		t.Fatal(err)
+	}
+	mux := http.NewServeMux()
+	for p, hd := range clobws.New(clobws.Options{Service: svc, Credentials: h.Credentials, Log: log}).Routes() {
+		mux.Handle(p, hd)
+	}
+	mux.Handle("/", h)
+	return mux
+}
