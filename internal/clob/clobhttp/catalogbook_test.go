@@ -32,8 +32,9 @@ func TestCatalogFollowsTheBook(t *testing.T) {
 			return true
 		})
 	}
-	// An empty book: no bid (0), no ask (1), no liquidity.
-	market(map[string]string{"bestBid": "0", "bestAsk": "1", "spread": "1", "liquidityClob": "0"})
+	// A market the CLOB has never quoted nor traded keeps the catalog's own
+	// figures (here none), as a read node shows them.
+	market(map[string]string{"bestBid": "<nil>", "bestAsk": "<nil>", "spread": "<nil>"})
 
 	// Trades two days ago at 0.30 and two hours ago at 0.40, then now at 0.55.
 	for _, tr := range []struct {
@@ -45,7 +46,10 @@ func TestCatalogFollowsTheBook(t *testing.T) {
 		r, _ := b.post(t, limitOrder(yesA, "SELL", tr.cents, 5), "GTC", false)
 		matched(r)
 	}
-	market(map[string]string{"lastTradePrice": "0.55", "oneHourPriceChange": "0.15", "oneDayPriceChange": "0.25"})
+	// Every order matched: an empty book now reads no bid (0), no ask (1),
+	// no liquidity.
+	market(map[string]string{"lastTradePrice": "0.55", "oneHourPriceChange": "0.15", "oneDayPriceChange": "0.25",
+		"bestBid": "0", "bestAsk": "1", "spread": "1", "liquidityClob": "0"})
 
 	// A book: bids 0.40 × 10 (a) and 0.20 × 50; asks 0.60 × 5 (b) and 0.70 × 8
 	// (a NO bid at 0.30, resting in the same book). Midpoint 0.50: within

@@ -17,8 +17,9 @@ const LiquidityBand = 100_000 // micro
 // BookLive is the catalog's live source for the venue: the data store's
 // figures (volumes, last trade price, price changes, open interest, outcome
 // prices) with the CLOB's book on top (bestBid, bestAsk, hence spread, and
-// liquidity), for the markets the CLOB trades. Before SetService, or for a
-// market the CLOB does not know, it is the data store alone.
+// liquidity), for the markets the CLOB trades. Before SetService, for a
+// market the CLOB does not know, or one it has never quoted nor traded (an
+// empty book and no last trade), it is the data store alone.
 type BookLive struct {
 	Data catalog.LiveFields
 	svc  atomic.Pointer[Service]
@@ -71,8 +72,13 @@ func (b *BookLive) Live(ctx context.Context, conds []string) (map[string]catalog
 			if mk == nil {
 				continue
 			}
-			l := out[c]
 			bid, ask, liq := BookFigures(mk)
+			if bid == 0 && ask == amount.One && mk.Last == [2]clobengine.LastTrade{} {
+				// Never quoted or traded here: the catalog's own figures
+				// stand, as on a read node (docs/clob.md "Catalog live fields").
+				continue
+			}
+			l := out[c]
 			l.BestBid, l.BestAsk, l.Liquidity = &bid, &ask, &liq
 			out[c] = l
 		}
