@@ -132,6 +132,10 @@ func (tr *transcript) run(directive string) (string, error) {
 			o.TIF = &tif
 		}
 		c.Kind, c.Orders = KCreateOrders, []OrderReq{o}
+	case "bracket", "pos-tpsl": // tpsl.txt
+		c.Kind, c.Orders = KCreateOrders, tpslOrders(f[0], args)
+	case "roundtrip":
+		return tr.roundtrip()
 	case "cancel":
 		c.Kind, c.OIDs = KCancel, ids("oids")
 	case "cancel-coid":
@@ -263,7 +267,11 @@ func (tr *transcript) proxies() string {
 func (tr *transcript) orders(acct string) string {
 	var l []string
 	for _, o := range tr.m.OrdersOf(acct, 0, "", 0, 0, tr.ts+1, 100) {
-		l = append(l, fmt.Sprintf("oid=%d %s %s@%s filled=%s", o.OrderID, o.Status, o.Quantity, o.Price, o.Filled))
+		s := fmt.Sprintf("oid=%d %s %s@%s filled=%s", o.OrderID, o.Status, o.Quantity, o.Price, o.Filled)
+		if t := o.TPSL; t != nil {
+			s += fmt.Sprintf(" %s/%s trp=%s parent=%d armed_qty=%s", t.Kind, t.Scope, t.TrP, t.ParentOID, t.ArmedQty)
+		}
+		l = append(l, s)
 	}
 	if len(l) == 0 {
 		return "none"
