@@ -20,6 +20,7 @@ type OrderWire struct {
 	UTS     int64  `json:"uts"`
 	COID    string `json:"coid,omitempty"`
 	Account string `json:"-"`
+	TPSL    bool   `json:"-"` // a TP/SL leg: also pushed on tpsl (tpsl.go)
 }
 
 // OrderData is the long-named order of the REST queries.
@@ -103,7 +104,8 @@ func (m *Machine) orderWire(o *Order) OrderWire {
 	}
 	return OrderWire{OID: o.OID, IID: o.IID, Buy: o.Buy, P: p, Qty: g.FormatQty(fixedQty(o.Lots)),
 		TIF: o.TIF, PO: o.PostOnly, RO: o.Reduce, Status: o.Status, Rest: g.FormatQty(fixedQty(rest)),
-		Fill: g.FormatQty(fixedQty(o.Filled)), CTS: o.Created, UTS: o.Updated, COID: o.COID, Account: o.Account}
+		Fill: g.FormatQty(fixedQty(o.Filled)), CTS: o.Created, UTS: o.Updated, COID: o.COID, Account: o.Account,
+		TPSL: o.TPSL != nil}
 }
 
 // OrderData renders o in the long REST form.

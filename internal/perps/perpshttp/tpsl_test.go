@@ -73,12 +73,18 @@ func (tr *trader) positions() int {
 // the legs are untriggered until the entry fills, then armed; modifying
 // a leg or the entry is refused with order_has_tpsl; the mark (index) rises
 // to 62,000 and the TP's reduce-only exit closes the position against a
-// bid, the SL is cancelled.
+// bid, the SL is cancelled; the private tpsl channel pushes the TP's
+// lifecycle (untriggered, armed, triggered).
 func TestTPSLBracketTakeProfitFiresOnMarkRiseAndClosesPosition(t *testing.T) {
 	e := newEnv(t, Options{})
 	e.instrument()
 	e.adminPost("/admin/perps/index", `{"instrument_id":1,"price":"60000"}`)
 	long, mm := e.trader(1, "100000"), e.trader(2, "1000000")
+	w := e.dial(t)
+	w.auth(long)
+	if d := w.call("sub", `"chs":["tpsl"]`); string(d) != `[{"status":"ok"}]` {
+		t.Fatalf("sub: %s", d)
+	}
 	entry := ord{iid: 1, buy: true, p: "60000", qty: "0.5"}
 	sell := ord{iid: 1, qty: "0.5", ro: boolp(true)}
 	acks := long.placeGroup("order", &entry, leg{o: sell, market: true, trp: "62000", kind: "tp"},
@@ -112,6 +118,24 @@ func TestTPSLBracketTakeProfitFiresOnMarkRiseAndClosesPosition(t *testing.T) {
 	}
 	if n := long.positions(); n != 0 {
 		t.Fatalf("positions after the TP: %d", n)
+	}
+	// The private tpsl channel pushed the TP leg's lifecycle on tpsl::1.
+	var seen []string
+	for len(seen) == 0 || seen[len(seen)-1] != "triggered" {
+		_, d := w.pushOn("tpsl::1")
+		var p struct {
+			OID uint64 `json:"oid"`
+			St  string `json:"st"`
+		}
+		if err := json.Unmarshal(d, &p); err != nil {
+			t.Fatalf("tpsl push %s: %v", d, err)
+		}
+		if p.OID == tp {
+			seen = append(seen, p.St)
+		}
+	}
+	if strings.Join(seen, ",") != "untriggered,armed,triggered" {
+		t.Errorf("tp pushes: %v", seen)
 	}
 }
 
