@@ -142,7 +142,8 @@ func TestTPSLBracketTakeProfitFiresOnMarkRiseAndClosesPosition(t *testing.T) {
 // TestTPSLPositionStopLossFiresOnMarkFallAndClosesWholePosition: a
 // position-scoped SL (qty "0", market) on a 0.3 long closes all of it when
 // the mark falls to the trigger; a second position SL on the instrument is
-// refused, and a TP the mark has already crossed is refused.
+// refused, and a TP the mark has already crossed is refused; the leg
+// survives a restart.
 func TestTPSLPositionStopLossFiresOnMarkFallAndClosesWholePosition(t *testing.T) {
 	e := newEnv(t, Options{})
 	e.instrument()
@@ -168,6 +169,10 @@ func TestTPSLPositionStopLossFiresOnMarkFallAndClosesWholePosition(t *testing.T)
 	}
 	if it := long.modify(mod{oid: a.OID, p: "57000", qty: "0.3"}); it[0].Error != "order_has_tpsl" {
 		t.Errorf("modify a leg: %+v", it[0])
+	}
+	e.restart() // the leg is replayed from the journal (tr and grp on the record)
+	if o := long.order(a.OID); o.Status != "armed" {
+		t.Fatalf("position sl after a restart: %+v", o)
 	}
 	mm.placeOK(ord{iid: 1, buy: true, p: "56900", qty: "1"})
 	e.adminPost("/admin/perps/index", `{"instrument_id":1,"price":"57000"}`)
