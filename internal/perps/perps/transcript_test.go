@@ -22,7 +22,8 @@ import (
 // modify-coid, cancel-all, config, mode, tick, create-proxy, delete-proxy,
 // proxies, orders; for liquidation (liquidation-*.txt): index, leverage,
 // sweep, insurance, state (accounts' balance, position, flag and adl_index,
-// then the insurance fund); for retirement (retire.txt): close-only, settle. Accounts and proxies are short names; ts=N sets the
+// then the insurance fund); for retirement (retire.txt): close-only, settle; for TP/SL (tpsl.txt): bracket,
+// pos-tpsl, roundtrip (snapshot, restore, same hash). Accounts and proxies are short names; ts=N sets the
 // command's time (ms, default: the previous command's).
 
 var rewrite = flag.Bool("rewrite", false, "rewrite the transcripts' answers")
