@@ -113,6 +113,19 @@ test('perps session: proxy, credentials, orders over the socket, reads, revoke',
     for await (const page of session.listPnlHistory(day)) { pnl = pnl.concat(page.items ?? page); }
     assert.ok(pnl.some((p) => Number(p.pnl) < 0), `the taker fee is realized pnl: ${JSON.stringify(pnl)}`);
 
+    // TP/SL: a position-scoped take-profit on the 0.01 long just bought, and
+    // a bracket (entry with TP and SL legs); cancelling the entry cascades.
+    const pos = await session.placePositionTpSl({ instrumentId: 1, takeProfit: { triggerPrice: '10000' } });
+    const tpId = pos.tpSl.takeProfit.orderId ?? pos.tpSl.takeProfit.id;
+    assert.ok(tpId, JSON.stringify(pos));
+    await session.cancelOrder({ orderId: tpId });
+    const bracket = await session.placeOrder({ instrumentId: 1, side: OrderSide.BUY, price: '102', quantity: '1', timeInForce: 'gtc',
+      takeProfit: { triggerPrice: '10000' }, stopLoss: { triggerPrice: '50' } });
+    assert.equal(bracket.order.status, 'open', JSON.stringify(bracket));
+    assert.ok(bracket.tpSl.takeProfit && bracket.tpSl.stopLoss, JSON.stringify(bracket));
+    await session.cancelOrder({ orderId: bracket.order.id });
+    assert.equal((await session.fetchOpenOrders()).length, 0);
+
     // A second session on the same credential; cancel-all from it.
     const second = await client.openPerpsSession({ credentials: session.credentials });
     try {

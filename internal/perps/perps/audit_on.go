@@ -93,7 +93,7 @@ func (m *Machine) check() error {
 		oi[iid] += max(p.Size, 0)
 	}
 	for oid, o := range m.orders {
-		if !o.Terminal && !m.accts[o.Account].Open[oid] {
+		if !o.Terminal && o.TPSL == nil && !m.accts[o.Account].Open[oid] {
 			return fmt.Errorf("order %d is %s but not in its account's open orders", oid, o.Status)
 		}
 	}

@@ -74,7 +74,12 @@ type OrderReq struct {
 	PO  bool    `json:"po,omitempty"`
 	RO  bool    `json:"ro,omitempty"`
 	C   string  `json:"c,omitempty"`
-	TR  bool    `json:"tr,omitempty"` // a trigger (TP/SL) was sent: not supported yet
+	TR  bool    `json:"tr,omitempty"` // a trigger (TP/SL) was sent (tpsl.go)
+	// The trigger's fields and the request's group (tpsl.go), as sent.
+	TrP      string `json:"trp,omitempty"`
+	TrKind   string `json:"tpsl,omitempty"`
+	TrMarket bool   `json:"trm,omitempty"`
+	Grp      string `json:"grp,omitempty"`
 }
 
 // ModifyReq is one modify item: OID or COID, new price and new total qty.

@@ -73,6 +73,8 @@ type Machine struct {
 	pend    []uint64           // in-flight order ids (Due > 0)
 	mods    steps[*PendingMod] // pending modifies (pendmod.go)
 	ccs     steps[*COIDWait]   // cancels-by-coid waiting for a create (coidwait.go)
+	trig    []uint64           // live TP/SL legs in oid order (tpsl.go; rebuilt on restore)
+	newLegs []legSpec          // the bracket legs place attaches to its entry (tpsl.go)
 
 	mo money // withdrawals and transfers (withdraw.go)
 
@@ -119,6 +121,7 @@ func (m *Machine) reset() {
 	m.insurance, m.nextFund, m.fundPos = 0, 1, nil
 	m.safeCache = nil // its entries point at the accounts being replaced
 	m.pend = nil
+	m.trig = nil
 	m.fl = m.initialFlight()
 	m.mode, m.modeRetry = "", 0
 	m.mods = steps[*PendingMod]{next: 1}
@@ -187,7 +190,7 @@ func (m *Machine) Apply(seq uint64, ts int64, cmd []byte, out []Event) []Event {
 		m.settleFunding(ts, &ev)
 	case KLiqSweep:
 		m.sweep(ts, &ev)
-		m.sweepDue = false
+		m.sweepDue = m.fireTriggers(ts, &ev) // an exit entered: sweep again (tpsl.go)
 	case KInsurance:
 		m.topUpInsurance(c, &ev)
 	case KAutoCancel:

@@ -36,6 +36,9 @@ func (m *Machine) modifyOne(a *Account, r *ModifyReq, byCOID bool, seen map[uint
 			return bad("order_not_in_orderbook")
 		}
 	}
+	if e := modifyTPSL(o); e != "" { // tpsl.go
+		return bad(e)
+	}
 	if o.Due > 0 {
 		return bad("order_in_flight")
 	}
@@ -155,6 +158,11 @@ func (m *Machine) cancelOne(a *Account, oid uint64, ts int64, ev *Event) ItemRes
 	if o.Terminal {
 		return ItemResult{Status: "err", OID: oid, COID: o.COID, Error: "order_already_terminal"}
 	}
+	if o.TPSL != nil { // a TP/SL leg rests in no book (tpsl.go)
+		m.endLeg(o, StCancelled, ts)
+		m.flush(ev)
+		return ItemResult{Status: "ok", OID: oid, COID: o.COID}
+	}
 	if o.Due > 0 {
 		return m.cancelInFlight(o, ts, ev)
 	}
@@ -178,4 +186,5 @@ func (m *Machine) cancelAll(c *Command, ts int64, ev *Event) {
 			m.cancelOne(a, oid, ts, ev)
 		}
 	}
+	m.cancelLegs(a, c.IID, ts, ev)
 }

@@ -70,6 +70,10 @@ func (m *Machine) createOrders(c *Command, ts int64, ev *Event) {
 		return
 	}
 	ev.Acks = make([]Ack, 0, len(c.Orders))
+	if hasTPSL(c.Orders) {
+		m.placeTPSL(a, c.Orders, ts, ev) // tpsl.go
+		return
+	}
 	ev.Orders = slices.Grow(ev.Orders, len(c.Orders)) // most orders add an update: grow once, not per order
 	refused := 0
 	for i := range c.Orders {
@@ -119,7 +123,7 @@ func (m *Machine) place(a *Account, r *OrderReq, ts int64, ev *Event) Ack {
 		}
 	}
 	if r.TR {
-		return bad("invalid_command") // TP/SL legs: not in this issue
+		return bad("invalid_command") // TP/SL legs go through placeTPSL
 	}
 	in := m.inst[r.IID]
 	if in == nil {
@@ -174,6 +178,10 @@ func (m *Machine) place(a *Account, r *OrderReq, ts int64, ev *Event) Ack {
 	a.Open[o.OID] = true
 	if o.COID != "" {
 		a.COIDs[o.COID] = o.OID
+	}
+	if m.newLegs != nil { // a bracket's entry (tpsl.go)
+		m.attachLegs(a, o, ts)
+		m.newLegs = nil
 	}
 	ack := Ack{Status: "ok", OID: o.OID, COID: o.COID}
 	if ticks > 0 && in.MinNotional > 0 && must(valueMicro(in, ticks, lots)) < in.MinNotional {
@@ -289,6 +297,9 @@ func (m *Machine) finish(o *Order, st string, ts int64) {
 		delete(a.COIDs, o.COID)
 	}
 	a.History = append(a.History, o.OID)
+	if len(o.Legs) > 0 { // a bracket's entry ended (tpsl.go)
+		m.parentDone(o, ts)
+	}
 	if len(a.History) > 2*maxHistory {
 		for _, old := range a.History[:len(a.History)-maxHistory] {
 			delete(m.orders, old)

@@ -277,7 +277,7 @@ func (m *Machine) OrdersOf(addr string, oid uint64, coid string, iid uint32, sta
 	if a == nil {
 		return out
 	}
-	ids := append(m.sortedOpen(a), a.History...)
+	ids := append(append(m.sortedOpen(a), a.History...), m.liveLegs(a)...)
 	sort.Slice(ids, func(i, j int) bool { return ids[i] > ids[j] })
 	for _, id := range ids {
 		o := m.orders[id]
@@ -300,7 +300,8 @@ func (m *Machine) OpenOrdersOf(addr string, iid uint32) []OrderData {
 	if a == nil {
 		return out
 	}
-	ids := m.sortedOpen(a)
+	ids := append(m.sortedOpen(a), m.liveLegs(a)...) // TP/SL legs too (tpsl.go)
+	sort.Slice(ids, func(i, j int) bool { return ids[i] < ids[j] })
 	for i := len(ids) - 1; i >= 0; i-- {
 		if o := m.orders[ids[i]]; iid == 0 || o.IID == iid {
 			out = append(out, m.orderData(o))

@@ -213,6 +213,10 @@ func (o *OrderReq) encode(w *wbuf) {
 	w.flag(7, o.RO)
 	w.str(8, o.C)
 	w.flag(9, o.TR)
+	w.str(10, o.TrP)
+	w.str(11, o.TrKind)
+	w.flag(12, o.TrMarket)
+	w.str(13, o.Grp)
 }
 
 func (o *OrderReq) decode(r *rbuf) {
@@ -237,6 +241,14 @@ func (o *OrderReq) decode(r *rbuf) {
 			o.C = r.str()
 		case 9:
 			o.TR = true
+		case 10:
+			o.TrP = r.str()
+		case 11:
+			o.TrKind = r.str()
+		case 12:
+			o.TrMarket = true
+		case 13:
+			o.Grp = r.str()
 		default:
 			r.fail()
 		}

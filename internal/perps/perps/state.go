@@ -194,6 +194,11 @@ type Order struct {
 	Held       bool   `json:"held,omitempty"`  // a cancel is held for the accept
 	HeldResult string `json:"hres,omitempty"`  // the held cancel's outcome
 	ModPend    uint64 `json:"mpend,omitempty"` // id of the order's pending modify (pendmod.go), 0: none
+	// TP/SL (tpsl.go): a leg's trigger, an entry's bracket legs, the leg
+	// an order was entered for at trigger.
+	TPSL *TPSL    `json:"tpsl,omitempty"`
+	Legs []uint64 `json:"legs,omitempty"`
+	Leg  uint64   `json:"leg,omitempty"`
 }
 
 // Fill is one side of one trade, as the account sees it.

@@ -22,7 +22,8 @@ import (
 // modify-coid, cancel-all, config, mode, tick, create-proxy, delete-proxy,
 // proxies, orders; for liquidation (liquidation-*.txt): index, leverage,
 // sweep, insurance, state (accounts' balance, position, flag and adl_index,
-// then the insurance fund); for retirement (retire.txt): close-only, settle. Accounts and proxies are short names; ts=N sets the
+// then the insurance fund); for retirement (retire.txt): close-only, settle; for TP/SL (tpsl.txt): bracket,
+// pos-tpsl, roundtrip (snapshot, restore, same hash). Accounts and proxies are short names; ts=N sets the
 // command's time (ms, default: the previous command's).
 
 var rewrite = flag.Bool("rewrite", false, "rewrite the transcripts' answers")
@@ -132,6 +133,10 @@ func (tr *transcript) run(directive string) (string, error) {
 			o.TIF = &tif
 		}
 		c.Kind, c.Orders = KCreateOrders, []OrderReq{o}
+	case "bracket", "pos-tpsl": // tpsl.txt
+		c.Kind, c.Orders = KCreateOrders, tpslOrders(f[0], args)
+	case "roundtrip":
+		return tr.roundtrip()
 	case "cancel":
 		c.Kind, c.OIDs = KCancel, ids("oids")
 	case "cancel-coid":
@@ -263,7 +268,11 @@ func (tr *transcript) proxies() string {
 func (tr *transcript) orders(acct string) string {
 	var l []string
 	for _, o := range tr.m.OrdersOf(acct, 0, "", 0, 0, tr.ts+1, 100) {
-		l = append(l, fmt.Sprintf("oid=%d %s %s@%s filled=%s", o.OrderID, o.Status, o.Quantity, o.Price, o.Filled))
+		s := fmt.Sprintf("oid=%d %s %s@%s filled=%s", o.OrderID, o.Status, o.Quantity, o.Price, o.Filled)
+		if t := o.TPSL; t != nil {
+			s += fmt.Sprintf(" %s/%s trp=%s parent=%d armed_qty=%s", t.Kind, t.Scope, t.TrP, t.ParentOID, t.ArmedQty)
+		}
+		l = append(l, s)
 	}
 	if len(l) == 0 {
 		return "none"

@@ -20,24 +20,26 @@ type OrderWire struct {
 	UTS     int64  `json:"uts"`
 	COID    string `json:"coid,omitempty"`
 	Account string `json:"-"`
+	TPSL    bool   `json:"-"` // a TP/SL leg: also pushed on tpsl (tpsl.go)
 }
 
 // OrderData is the long-named order of the REST queries.
 type OrderData struct {
-	OrderID  uint64 `json:"order_id"`
-	IID      uint32 `json:"instrument_id"`
-	Buy      bool   `json:"buy"`
-	Price    string `json:"price"`
-	Quantity string `json:"quantity"`
-	TIF      string `json:"tif"`
-	PostOnly bool   `json:"post_only"`
-	RO       bool   `json:"ro"`
-	Status   string `json:"status"`
-	Resting  string `json:"resting_quantity"`
-	Filled   string `json:"filled_quantity"`
-	Created  int64  `json:"created_timestamp"`
-	Updated  int64  `json:"updated_timestamp"`
-	COID     string `json:"client_order_id,omitempty"`
+	OrderID  uint64    `json:"order_id"`
+	IID      uint32    `json:"instrument_id"`
+	Buy      bool      `json:"buy"`
+	Price    string    `json:"price"`
+	Quantity string    `json:"quantity"`
+	TIF      string    `json:"tif"`
+	PostOnly bool      `json:"post_only"`
+	RO       bool      `json:"ro"`
+	Status   string    `json:"status"`
+	Resting  string    `json:"resting_quantity"`
+	Filled   string    `json:"filled_quantity"`
+	Created  int64     `json:"created_timestamp"`
+	Updated  int64     `json:"updated_timestamp"`
+	COID     string    `json:"client_order_id,omitempty"`
+	TPSL     *TPSLData `json:"tpsl,omitempty"` // TP/SL legs only (tpsl.go)
 }
 
 // FillWire is the short-named fill (WS `fills`).
@@ -102,7 +104,8 @@ func (m *Machine) orderWire(o *Order) OrderWire {
 	}
 	return OrderWire{OID: o.OID, IID: o.IID, Buy: o.Buy, P: p, Qty: g.FormatQty(fixedQty(o.Lots)),
 		TIF: o.TIF, PO: o.PostOnly, RO: o.Reduce, Status: o.Status, Rest: g.FormatQty(fixedQty(rest)),
-		Fill: g.FormatQty(fixedQty(o.Filled)), CTS: o.Created, UTS: o.Updated, COID: o.COID, Account: o.Account}
+		Fill: g.FormatQty(fixedQty(o.Filled)), CTS: o.Created, UTS: o.Updated, COID: o.COID, Account: o.Account,
+		TPSL: o.TPSL != nil}
 }
 
 // OrderData renders o in the long REST form.
@@ -110,7 +113,7 @@ func (m *Machine) orderData(o *Order) OrderData {
 	w := m.orderWire(o)
 	return OrderData{OrderID: w.OID, IID: w.IID, Buy: w.Buy, Price: w.P, Quantity: w.Qty, TIF: w.TIF,
 		PostOnly: w.PO, RO: w.RO, Status: w.Status, Resting: w.Rest, Filled: w.Fill, Created: w.CTS,
-		Updated: w.UTS, COID: w.COID}
+		Updated: w.UTS, COID: w.COID, TPSL: m.tpslData(o)}
 }
 
 func (m *Machine) fillWire(f *Fill) FillWire {

@@ -16,6 +16,16 @@ type OrderArg struct {
 	PO, RO bool
 	C      *string
 	TR     bool // a trigger object was sent
+	// The trigger's fields (TR): market, trp, tpsl as sent.
+	TrMarket    bool
+	TrP, TrKind string
+}
+
+// trigger is the tr object as encoding/json decodes it.
+type trigger struct {
+	Market bool   `json:"market"`
+	TrP    string `json:"trp"`
+	TPSL   string `json:"tpsl"`
 }
 
 // DecodeOrderArgs decodes createOrders args: OrderArgs for the common
@@ -51,6 +61,13 @@ func (o Op) orderArgsJSON() ([]OrderArg, error) {
 	for i, a := range args {
 		rows[i] = OrderArg{IID: a.IID, Buy: a.Buy, P: a.P, Qty: a.Qty, TIF: a.TIF, PO: a.PO, RO: a.RO,
 			C: a.C, TR: len(a.TR) > 0 && string(a.TR) != "null"}
+		if rows[i].TR {
+			var t trigger
+			if err := json.Unmarshal(a.TR, &t); err != nil {
+				return nil, invalid("args: tr must be an object {market, trp, tpsl}")
+			}
+			rows[i].TrMarket, rows[i].TrP, rows[i].TrKind = t.Market, t.TrP, t.TPSL
+		}
 	}
 	return rows, nil
 }
@@ -161,7 +178,9 @@ func (d *argStrings) orderArgAt(b []byte, v span) (OrderArg, bool) {
 		case "c":
 			a.C, ok = d.ptr(b, val)
 		case "tr":
-			a.TR, ok = true, b[val.s] == '{'
+			var t trigger
+			ok = b[val.s] == '{' && json.Unmarshal(b[val.s:val.e], &t) == nil
+			a.TR, a.TrMarket, a.TrP, a.TrKind = true, t.Market, t.TrP, t.TPSL
 		default:
 			ok = false
 		}

@@ -83,6 +83,9 @@ func (s *Service) dispatch(buf []*Session, ev *perps.Event, ets int64) []*Sessio
 	for i := range ev.Orders {
 		o := &ev.Orders[i]
 		buf = s.send(buf, "orders", "", o.Account, ets, func() []byte { return marshal(o) })
+		if o.TPSL {
+			buf = s.sendTPSL(buf, o, ets) // tpsl.go
+		}
 	}
 	for i := 0; i < len(ev.Fills); {
 		j := i
