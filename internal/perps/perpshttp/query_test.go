@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"pmx/internal/perps/perps"
 )
 
 type fillRow struct {
@@ -107,6 +109,19 @@ func TestRestartRecovers(t *testing.T) {
 		ids = append(ids, a.placeOK(ord{iid: 1, buy: true, p: "100", qty: "1"}))
 	}
 	b.placeOK(ord{iid: 1, buy: false, p: "100", qty: "2.5", tif: "ioc"})
+	// The fill makes a liquidation sweep due, which the service's poll
+	// submits on its own: wait for it, or it may land between the hash
+	// and the stop (a later state, not a replay that differs).
+	deadline := time.Now().Add(30 * time.Second)
+	for due := true; due; {
+		if err := e.srv.svc.View(func(m *perps.Machine) { due = m.SweepDue() }); err != nil {
+			t.Fatal(err)
+		}
+		if due && time.Now().After(deadline) {
+			t.Fatal("the sweep the fill made due never ran")
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
 	before, _, _ := e.srv.eng.Hash()
 	var bal1, bal2 []map[string]string
 	a.read("/v1/account/balances", &bal1)
