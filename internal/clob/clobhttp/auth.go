@@ -165,12 +165,19 @@ func (h *Handler) RequireL2(next http.Handler) http.Handler {
 	})
 }
 
+// readAheadMax bounds what readAll allocates before the bytes arrive: a
+// client that declares a large body and stalls pins no more than this
+// (docs/hardening.md); a signed order or a 15-order batch fits in it.
+const readAheadMax = 16 << 10
+
 // readAll reads rd whole, sized up front by the request's Content-Length
-// (trusted only up to max) so a body is read into one allocation.
+// (trusted only up to max, and only up to readAheadMax before the bytes
+// come) so a usual body is read into one allocation.
 func readAll(rd io.Reader, length, max int64) ([]byte, error) {
 	if length < 0 || length > max {
 		length = 512
 	}
+	length = min(length, readAheadMax)
 	b := make([]byte, 0, length+1) // +1: the read that sees EOF needs no growth
 	for {
 		if len(b) == cap(b) {
