@@ -74,6 +74,7 @@ func (m *Machine) sweepPass(ts int64, ev *Event) {
 		for _, h := range hits {
 			switch {
 			case !h.Cross:
+				m.isoHit(a, &h, ts, ev) // isolated.go
 			case h.Recovered:
 				a.Liquidating = false
 			case !h.Flagged:
@@ -85,6 +86,7 @@ func (m *Machine) sweepPass(ts int64, ev *Event) {
 				a.Liquidating = true
 			}
 		}
+		m.liquidateIsolated(a, mk, ts, ev)
 		if a.Liquidating {
 			m.liquidate(a, mk, ts, ev) // liqexec.go
 		} else if len(hits) == 0 {

@@ -11,10 +11,8 @@ import (
 // at call time, so the risk package stays pure and the machine's state
 // keeps its own shape.
 //
-// Isolated allocations are not kept yet: every position is margined against
-// the account's collateral (risk's cross arithmetic), whatever mode the
-// account chose; the chosen mode is stored and shown (GET
-// /v1/account/config) and governs the mode-switch rules.
+// A position is in the cross scope unless it holds its own isolated
+// allocation (isolated.go): the collateral is Balance less the allocations.
 
 // liqFeePPM is liquidation_fee ("0.025", perps.md §10).
 const liqFeePPM = 25_000
@@ -63,7 +61,7 @@ func (m *Machine) riskViewSkip(a *Account, extra uint32, skip uint64) (risk.Acco
 // markets it needs that mk does not hold yet (the sweep passes every market
 // at once).
 func (m *Machine) viewInto(ra *risk.Account, mk risk.Markets, a *Account, extra uint32, skip uint64) {
-	*ra = risk.Account{ID: a.ID, Collateral: a.Balance, Liquidating: a.Liquidating,
+	*ra = risk.Account{ID: a.ID, Collateral: must(sub(a.Balance, isoAllocated(a))), Liquidating: a.Liquidating,
 		Positions: ra.Positions[:0], Orders: ra.Orders[:0], Settings: ra.Settings[:0]}
 	need := func(iid uint32) {
 		for _, s := range ra.Settings {
@@ -78,7 +76,7 @@ func (m *Machine) viewInto(ra *risk.Account, mk risk.Markets, a *Account, extra 
 		if mk[iid] == nil {
 			mk[iid] = m.riskMarket(in)
 		}
-		ra.Settings = append(ra.Settings, risk.Setting{IID: iid, Lev: m.leverage(a, in), Cross: true})
+		ra.Settings = append(ra.Settings, risk.Setting{IID: iid, Lev: m.leverage(a, in), Cross: isoCross(a, iid)})
 	}
 	if extra != 0 {
 		need(extra)
@@ -94,7 +92,7 @@ func (m *Machine) viewInto(ra *risk.Account, mk risk.Markets, a *Account, extra 
 	for _, iid := range iids {
 		p := a.Positions[iid]
 		need(iid)
-		ra.Positions = append(ra.Positions, risk.Position{IID: iid, Size: p.Size, Cost: p.Cost})
+		ra.Positions = append(ra.Positions, risk.Position{IID: iid, Size: p.Size, Cost: p.Cost, Margin: p.Margin, Liquidating: p.Liq})
 	}
 	if len(a.Open) == 0 {
 		return

@@ -22,7 +22,7 @@ import (
 // modify-coid, cancel-all, config, mode, tick, create-proxy, delete-proxy,
 // proxies, orders; for liquidation (liquidation-*.txt): index, leverage,
 // sweep, insurance, state (accounts' balance, position, flag and adl_index,
-// then the insurance fund); for retirement (retire.txt): close-only, settle. Accounts and proxies are short names; ts=N sets the
+// an isolated allocation, then the insurance fund); margin (isolated.txt); for retirement (retire.txt): close-only, settle. Accounts and proxies are short names; ts=N sets the
 // command's time (ms, default: the previous command's).
 
 var rewrite = flag.Bool("rewrite", false, "rewrite the transcripts' answers")
@@ -160,6 +160,8 @@ func (tr *transcript) run(directive string) (string, error) {
 		c.Kind, c.Leverages = KLeverage, []LeverageReq{{IID: 1, Lev: int64(num("lev")), Cross: args["cross"] != ""}}
 	case "sweep":
 		c = Command{Kind: KLiqSweep}
+	case "margin": // isolated.go; iid defaults to 1
+		c.Kind, c.IID, c.Amount = KMargin, uint32(max(num("iid"), 1)), args["amt"]
 	case "insurance":
 		c = Command{Kind: KInsurance, Amount: args["amount"]}
 	case "close-only":
@@ -280,6 +282,12 @@ func (tr *transcript) state(names []string) string {
 		s := fmt.Sprintf("%s: balance=%s", n, FormatMicro(tr.m.accts[addr(n)].Balance))
 		for _, pos := range p.Positions {
 			s += fmt.Sprintf(" pos=%s@%s adl_index=%d", pos.Size, pos.EntryPrice, pos.ADLIndex)
+		}
+		if ip := tr.m.accts[addr(n)].Positions[1]; ip != nil && ip.Iso { // isolated.go
+			s += " margin=" + FormatMicro(ip.Margin)
+			if ip.Liq {
+				s += " iso-flagged"
+			}
 		}
 		if p.InLiquidation {
 			s += " flagged"
