@@ -18,8 +18,11 @@ import (
 // audit, equity history) counts allocations exactly once.
 
 // KMargin adjusts an isolated allocation: Account, IID, Amount (a signed
-// decimal string), Replay.
+// decimal string), SigTS, Replay.
 const KMargin = "updateMargin"
+
+// tSigTS is Command.SigTS's record tag.
+const tSigTS = 80
 
 // ErrMarginAmountSyntax is an amt that is not a plain decimal string at all:
 // an earlier plain 400, not the sequenced invalid_margin_amount.
@@ -70,7 +73,15 @@ func plainDecimal(s string) bool {
 // adjustMargin applies a KMargin command (risk.AdjustMargin's refusals, in
 // its order: position_not_found, invalid_margin_mode, invalid_margin_amount,
 // account_liquidating, insufficient_margin, margin_below_required_initial).
-func (m *Machine) adjustMargin(c *Command, ev *Event) {
+//
+// First, after sequencing, the signature's timestamp must lie in the margin
+// window around the command's time (invalid_margin_signature_timestamp);
+// the service always sets it, a command without one is not checked.
+func (m *Machine) adjustMargin(c *Command, ts int64, ev *Event) {
+	if c.SigTS != 0 && risk.CheckMarginTimestamp(c.SigTS, ts) != nil {
+		ev.Err = risk.ErrMarginTimestamp.Error()
+		return
+	}
 	a, in := m.accts[c.Account], m.inst[c.IID]
 	if a == nil || in == nil || a.Positions[in.ID] == nil || a.Positions[in.ID].Size == 0 {
 		ev.Err = risk.ErrPositionNotFound.Error()

@@ -182,7 +182,7 @@ func (m *Machine) Apply(seq uint64, ts int64, cmd []byte, out []Event) []Event {
 	case KLeverage:
 		m.updateLeverages(c, ts, &ev)
 	case KMargin:
-		m.adjustMargin(c, &ev)
+		m.adjustMargin(c, ts, &ev)
 	case KFundingSample:
 		m.fundingSample()
 	case KFunding:

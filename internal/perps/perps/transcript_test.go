@@ -162,6 +162,9 @@ func (tr *transcript) run(directive string) (string, error) {
 		c = Command{Kind: KLiqSweep}
 	case "margin": // isolated.go; iid defaults to 1
 		c.Kind, c.IID, c.Amount = KMargin, uint32(max(num("iid"), 1)), args["amt"]
+		if s, ok := args["sts"]; ok { // the signature's timestamp (ms)
+			c.SigTS, _ = strconv.ParseInt(s, 10, 64)
+		}
 	case "insurance":
 		c = Command{Kind: KInsurance, Amount: args["amount"]}
 	case "close-only":
