@@ -118,6 +118,20 @@ func TestUpdateMarginMovesCollateralAndAResendIsSignatureAlreadyUsed(t *testing.
 	if got := a.withdrawable(); got != "7988" {
 		t.Fatalf("withdrawable after adding 500: %s, want 7988", got)
 	}
+	// The position shows its allocation as initial_margin (+ uPnL 0) and the
+	// price where 2,000 + 0.5·(x − 60,000) = 0.5·x·0.025, x = 57,435.89…:
+	// the first tick at or below it, where the scope is liquidated (equity
+	// 717.9 < MM 717.9475).
+	var pf struct {
+		Positions []struct {
+			InitialMargin    string `json:"initial_margin"`
+			LiquidationPrice string `json:"liquidation_price"`
+		}
+	}
+	if a.read("/v1/account/portfolio", &pf); len(pf.Positions) != 1 || pf.Positions[0].InitialMargin != "2000" ||
+		pf.Positions[0].LiquidationPrice != "57435.8" {
+		t.Fatalf("portfolio positions %+v", pf.Positions)
+	}
 	if code, out := a.sendMargin(body); code != 422 || out != `{"status":"err","error":"signature_already_used"}`+"\n" {
 		t.Fatalf("resend: %d %s", code, out)
 	}
