@@ -22,8 +22,11 @@ import (
 // modify-coid, cancel-all, config, mode, tick, create-proxy, delete-proxy,
 // proxies, orders; for liquidation (liquidation-*.txt): index, leverage,
 // sweep, insurance, state (accounts' balance, position, flag and adl_index,
-// an isolated allocation, then the insurance fund); margin (isolated.txt); for retirement (retire.txt): close-only, settle. Accounts and proxies are short names; ts=N sets the
+// then the insurance fund); for retirement (retire.txt): close-only, settle. Accounts and proxies are short names; ts=N sets the
 // command's time (ms, default: the previous command's).
+//
+// Isolated margin (isolated*.txt): margin acct= amt= [iid=] [sts=], and
+// state shows an isolated position's allocation (margin=, iso-flagged).
 
 var rewrite = flag.Bool("rewrite", false, "rewrite the transcripts' answers")
 
