@@ -193,6 +193,23 @@ func (m *Machine) isoHit(a *Account, h *risk.Hit, ts int64, ev *Event) {
 	}
 }
 
+// isoFlagged reports whether the sweep's view ra (built before its hits)
+// or its hits hold an isolated scope to liquidate: the sweep's common path
+// then costs no map iteration and no allocation.
+func isoFlagged(ra *risk.Account, hits []risk.Hit) bool {
+	for i := range hits {
+		if !hits[i].Cross && !hits[i].Recovered {
+			return true
+		}
+	}
+	for i := range ra.Positions {
+		if ra.Positions[i].Liquidating {
+			return true
+		}
+	}
+	return false
+}
+
 // liquidateIsolated runs the liquidation steps of every flagged isolated
 // position of a, each as its own scope: the market step closes the whole
 // position, the backstop hands it and its allocation to the fund, ADL

@@ -86,7 +86,9 @@ func (m *Machine) sweepPass(ts int64, ev *Event) {
 				a.Liquidating = true
 			}
 		}
-		m.liquidateIsolated(a, mk, ts, ev)
+		if isoFlagged(&ra, hits) {
+			m.liquidateIsolated(a, mk, ts, ev) // isolated.go
+		}
 		if a.Liquidating {
 			m.liquidate(a, mk, ts, ev) // liqexec.go
 		} else if len(hits) == 0 {

@@ -61,9 +61,9 @@ func (m *Machine) riskViewSkip(a *Account, extra uint32, skip uint64) (risk.Acco
 // markets it needs that mk does not hold yet (the sweep passes every market
 // at once).
 func (m *Machine) viewInto(ra *risk.Account, mk risk.Markets, a *Account, extra uint32, skip uint64) {
-	*ra = risk.Account{ID: a.ID, Collateral: must(sub(a.Balance, isoAllocated(a))), Liquidating: a.Liquidating,
+	*ra = risk.Account{ID: a.ID, Collateral: a.Balance, Liquidating: a.Liquidating,
 		Positions: ra.Positions[:0], Orders: ra.Orders[:0], Settings: ra.Settings[:0]}
-	need := func(iid uint32) {
+	need := func(iid uint32, cross bool) {
 		for _, s := range ra.Settings {
 			if s.IID == iid {
 				return
@@ -76,22 +76,27 @@ func (m *Machine) viewInto(ra *risk.Account, mk risk.Markets, a *Account, extra 
 		if mk[iid] == nil {
 			mk[iid] = m.riskMarket(in)
 		}
-		ra.Settings = append(ra.Settings, risk.Setting{IID: iid, Lev: m.leverage(a, in), Cross: isoCross(a, iid)})
+		ra.Settings = append(ra.Settings, risk.Setting{IID: iid, Lev: m.leverage(a, in), Cross: cross})
 	}
 	if extra != 0 {
-		need(extra)
+		need(extra, isoCross(a, extra))
 	}
 	var buf [8]uint32
 	iids := buf[:0]
+	var alloc int64 // isolated allocations (isolated.go) are not collateral
 	for iid, p := range a.Positions {
 		if p.Size != 0 {
 			iids = append(iids, iid)
 		}
+		if p.Iso {
+			alloc = must(add(alloc, p.Margin))
+		}
 	}
+	ra.Collateral = must(sub(a.Balance, alloc))
 	slices.Sort(iids)
 	for _, iid := range iids {
 		p := a.Positions[iid]
-		need(iid)
+		need(iid, !p.Iso)
 		ra.Positions = append(ra.Positions, risk.Position{IID: iid, Size: p.Size, Cost: p.Cost, Margin: p.Margin, Liquidating: p.Liq})
 	}
 	if len(a.Open) == 0 {
@@ -102,7 +107,7 @@ func (m *Machine) viewInto(ra *risk.Account, mk risk.Markets, a *Account, extra 
 		if o.Reduce || o.Risk || oid == skip { // reduce-only orders add no exposure; orders awaiting checks reserve nothing
 			continue
 		}
-		need(o.IID)
+		need(o.IID, true) // an instrument with an isolated position has its setting already
 		ra.Orders = append(ra.Orders, risk.Order{IID: o.IID, Buy: o.Buy, Ticks: o.Ticks, Lots: o.Lots - o.Filled})
 	}
 }
