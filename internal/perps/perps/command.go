@@ -55,6 +55,9 @@ type Command struct {
 	// KSettle (retire.go): the close-only and index windows in force (ms).
 	Window      int64 `json:"win,omitempty"`
 	IndexWindow int64 `json:"iwin,omitempty"`
+	// KMargin (isolated.go): the signed request's timestamp (ms), checked
+	// against the command's time after sequencing.
+	SigTS int64 `json:"sts,omitempty"`
 	// Money out (withdraw.go, transfer.go).
 	WID      uint64 `json:"wid,omitempty"`
 	Status   string `json:"st,omitempty"`

@@ -90,6 +90,9 @@ func (m *Machine) settleFunding(ts int64, ev *Event) {
 				continue // an unrepresentable charge moves nothing
 			}
 			a.Balance, m.insurance = bal, ins
+			if p.Iso { // an isolated position pays from its allocation
+				p.Margin = must(sub(p.Margin, ch))
+			}
 			m.auditCredit(a, -ch)
 			m.booked(a, ts, -ch)
 			a.Funding = append(a.Funding, FundingCharge{ID: m.nextFund, IID: id, Size: p.Size, Rate: rate, Amount: -ch, TS: ts})

@@ -21,8 +21,8 @@ import (
 //   - else to auto-deleveraging: the position closes at its bankruptcy price
 //     against the opposite positions ranked by the ADL index.
 //
-// The machine keeps no isolated allocations yet (riskview.go), so the scope
-// is always the account's cross scope.
+// This is the cross scope; isolated positions with their own allocation are
+// liquidated alone (isolated.go).
 
 // fillKind says how a fill is charged and flagged.
 type fillKind uint8
@@ -45,16 +45,27 @@ const maxLiqSteps = 64
 
 // liqFees is the fee of a fill of kind on a (whose position and balance
 // already include the fill's pnl) and the part of it for the insurance fund.
-func (m *Machine) liqFees(a *Account, nMicro int64, kind fillKind) (fee, toFund int64) {
+// An isolated position's fee is capped at its own equity (isolated.go).
+func (m *Machine) liqFees(a *Account, iid uint32, nMicro int64, kind fillKind) (fee, toFund int64) {
 	if kind != fkLiq {
 		return 0, 0
 	}
-	ra, mk := m.riskView(a, 0)
-	s, err := risk.Evaluate(&ra, mk)
-	if err != nil {
-		return 0, 0 // unvaluable: charge nothing rather than guess
+	var equity int64
+	if p := a.Positions[iid]; p != nil && p.Iso {
+		eq, err := m.isoEquity(a, iid)
+		if err != nil {
+			return 0, 0
+		}
+		equity = eq
+	} else {
+		ra, mk := m.riskView(a, 0)
+		s, err := risk.Evaluate(&ra, mk)
+		if err != nil {
+			return 0, 0 // unvaluable: charge nothing rather than guess
+		}
+		equity = s.Equity
 	}
-	venue, fund, err := risk.LiquidationFees(nMicro, m.cfg.TakerPPM, liqFeePPM, s.Equity)
+	venue, fund, err := risk.LiquidationFees(nMicro, m.cfg.TakerPPM, liqFeePPM, equity)
 	if err != nil {
 		return 0, 0
 	}
@@ -162,6 +173,9 @@ func (m *Machine) liqOrder(a *Account, in *Instrument, mt *risk.Market, equity, 
 func (m *Machine) backstop(a *Account, mk risk.Markets, ts int64, ev *Event) {
 	for _, iid := range m.positionIDs(a) {
 		in, p := m.inst[iid], a.Positions[iid]
+		if p.Iso { // its own scope (isolated.go)
+			continue
+		}
 		mark := mk[iid].Mark
 		size := p.Size
 		tid := m.nextTID
@@ -169,8 +183,8 @@ func (m *Machine) backstop(a *Account, mk risk.Markets, ts int64, ev *Event) {
 		m.posFill(a, in, 0, size < 0, mark, abs(size), true, fkBackstop, tid, ts, ev)
 		m.fundFill(in, size > 0, mark, abs(size))
 	}
-	moved := a.Balance
-	a.Balance = 0
+	moved := must(sub(a.Balance, isoAllocated(a))) // allocations stay with their positions
+	a.Balance = must(sub(a.Balance, moved))
 	m.auditCredit(a, -moved)
 	m.insurance = must(add(m.insurance, moved))
 }

@@ -25,8 +25,8 @@ func TestLiquidationsConserveCashAndLeaveNoAccountBelowMaintenance(t *testing.T)
 	var total [3]int
 	for seed := uint64(1); seed <= 4; seed++ {
 		t.Run(fmt.Sprint(seed), func(t *testing.T) {
-			c := liqRun(t, seed)
-			for i := range c {
+			c := liqRun(t, seed, false)
+			for i := range total {
 				total[i] += c[i]
 			}
 		})
@@ -43,8 +43,8 @@ func TestIncrementalSweepDecidesLikeTheFullSweep(t *testing.T) {
 	for seed := uint64(1); seed <= 4; seed++ {
 		a, b := New(Config{}), New(Config{})
 		b.fullSweep = true
-		liqRunOn(t, a, seed)
-		liqRunOn(t, b, seed)
+		liqRunOn(t, a, seed, seed%2 == 0)
+		liqRunOn(t, b, seed, seed%2 == 0)
 		if a.Hash() != b.Hash() {
 			t.Fatalf("seed %d: the incremental sweep ends in another state than the full sweep", seed)
 		}
@@ -54,20 +54,48 @@ func TestIncrementalSweepDecidesLikeTheFullSweep(t *testing.T) {
 	}
 }
 
-// liqRun returns the market, backstop and adl fills it saw.
-func liqRun(t *testing.T, seed uint64) [3]int { return liqRunOn(t, New(Config{}), seed) }
+// TestIsolatedLiquidationsConserveCash: the runs above with half the
+// accounts isolated and random isolated margin adjustments (isolated.go);
+// cash is conserved with the allocations, and no isolated scope is left
+// below maintenance unflagged.
+func TestIsolatedLiquidationsConserveCash(t *testing.T) {
+	iso := 0
+	for seed := uint64(1); seed <= 4; seed++ {
+		t.Run(fmt.Sprint(seed), func(t *testing.T) {
+			iso += liqRun(t, seed, true)[3]
+		})
+	}
+	if iso == 0 {
+		t.Fatal("no isolated position was liquidated")
+	}
+}
 
-func liqRunOn(t *testing.T, m *Machine, seed uint64) [3]int {
+// liqRun returns the market, backstop and adl fills it saw, and the
+// liquidation fills of isolated positions.
+func liqRun(t *testing.T, seed uint64, iso bool) [4]int { return liqRunOn(t, New(Config{}), seed, iso) }
+
+// liqRunOn runs seed on m; iso: every other account is isolated and some
+// steps adjust isolated margin.
+func liqRunOn(t *testing.T, m *Machine, seed uint64, iso bool) [4]int {
 	rng := rand.New(rand.NewPCG(seed, 18))
 	ts := int64(1_000_000)
 	var deposits int64
-	var liqFills, marketFills, adlFills, backstops int
+	var liqFills, marketFills, adlFills, backstops, isoFills int
 	do := func(c Command) Event {
 		ts += 1 + int64(rng.IntN(2000))
+		isoBefore := map[string]bool{}
+		for _, a := range m.accts {
+			if p := a.Positions[1]; p != nil && p.Iso {
+				isoBefore[a.Addr] = true
+			}
+		}
 		ev := m.Apply(uint64(ts), ts, cmd(c), nil)[0]
 		for _, f := range ev.Fills {
 			if f.Fill.Liq {
 				liqFills++
+				if isoBefore[f.Account] {
+					isoFills++
+				}
 				if f.Fill.OID != 0 {
 					marketFills++
 				}
@@ -89,7 +117,7 @@ func liqRunOn(t *testing.T, m *Machine, seed uint64) [3]int {
 		amt := int64(500 + rng.IntN(5000))
 		do(Command{Kind: KDeposit, Account: accts[i], Amount: fmt.Sprint(amt)})
 		deposits += amt * 1_000_000
-		do(Command{Kind: KLeverage, Account: accts[i], Leverages: []LeverageReq{{IID: 1, Lev: int64(5 + rng.IntN(16)), Cross: true}}})
+		do(Command{Kind: KLeverage, Account: accts[i], Leverages: []LeverageReq{{IID: 1, Lev: int64(5 + rng.IntN(16)), Cross: !iso || i%2 == 1}}})
 	}
 	if seed%2 == 1 {
 		do(Command{Kind: KInsurance, Amount: "5000"})
@@ -125,6 +153,8 @@ func liqRunOn(t *testing.T, m *Machine, seed uint64) [3]int {
 		case r < 17:
 			do(Command{Kind: KFundingSample})
 			do(Command{Kind: KFunding})
+		case r < 18 && iso && rng.IntN(2) == 0: // an isolated margin adjustment (cross accounts: invalid_margin_mode)
+			do(Command{Kind: KMargin, Account: a, IID: 1, Amount: fmt.Sprint(rng.IntN(601) - 300)})
 		case r < 18:
 			do(Command{Kind: KCancelAll, Account: a})
 		case r < 19 && seed%2 == 1:
@@ -143,7 +173,7 @@ func liqRunOn(t *testing.T, m *Machine, seed uint64) [3]int {
 		t.Fatal("the run liquidated nothing")
 	}
 	t.Logf("seed %d: %d liquidation fills (%d market, %d backstop), %d adl fills, fund %s", seed, liqFills, marketFills, backstops, adlFills, FormatMicro(m.Insurance()))
-	return [3]int{marketFills, backstops, adlFills}
+	return [4]int{marketFills, backstops, adlFills, isoFills}
 }
 
 func liqCheckCash(t *testing.T, m *Machine, deposits int64, step int) {
@@ -191,6 +221,19 @@ func liqCheckFlags(t *testing.T, m *Machine, step int) {
 		}
 		if s.Equity < s.MM {
 			t.Fatalf("step %d: %s below maintenance (equity %d, MM %d) but not flagged", step, a.Addr, s.Equity, s.MM)
+		}
+		for _, rp := range ra.Positions { // isolated scopes (isolated.go)
+			set := ra.Setting(&mk[rp.IID].Instrument)
+			if set.Cross || rp.Liquidating {
+				continue
+			}
+			r, err := risk.PositionRisk(&rp, set, mk[rp.IID])
+			if err != nil {
+				t.Fatalf("step %d: %s: %v", step, a.Addr, err)
+			}
+			if r.Equity < r.MM {
+				t.Fatalf("step %d: %s isolated below maintenance (equity %d, MM %d) but not flagged", step, a.Addr, r.Equity, r.MM)
+			}
 		}
 	}
 }

@@ -74,6 +74,7 @@ func (m *Machine) sweepPass(ts int64, ev *Event) {
 		for _, h := range hits {
 			switch {
 			case !h.Cross:
+				m.isoHit(a, &h, ts, ev) // isolated.go
 			case h.Recovered:
 				a.Liquidating = false
 			case !h.Flagged:
@@ -84,6 +85,9 @@ func (m *Machine) sweepPass(ts int64, ev *Event) {
 				}
 				a.Liquidating = true
 			}
+		}
+		if isoFlagged(&ra, hits) {
+			m.liquidateIsolated(a, mk, ts, ev) // isolated.go
 		}
 		if a.Liquidating {
 			m.liquidate(a, mk, ts, ev) // liqexec.go

@@ -184,6 +184,8 @@ func (m *Machine) Apply(seq uint64, ts int64, cmd []byte, out []Event) []Event {
 		m.setLiquidating(c, &ev)
 	case KLeverage:
 		m.updateLeverages(c, ts, &ev)
+	case KMargin:
+		m.adjustMargin(c, ts, &ev)
 	case KFundingSample:
 		m.fundingSample()
 	case KFunding:

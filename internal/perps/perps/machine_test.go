@@ -56,6 +56,9 @@ func script() [][]byte {
 				cmd(Command{Kind: KBlock}))
 		case 33:
 			out = append(out, cmd(Command{Kind: KWithdrawStatus, WID: 2, Status: WFailed}), cmd(Command{Kind: KBlock}))
+		case 27, 35: // isolated allocation (isolated.go): taken, then partly released
+			amt := map[int]string{27: "20", 35: "-5"}[i]
+			out = append(out, cmd(Command{Kind: KMargin, Account: a, IID: 1, Amount: amt, SigTS: 1, Replay: []byte{byte(i), 'm'}}))
 		}
 	}
 	return append(out, cmd(Command{Kind: KCancelAll, Account: a}), []byte("garbage"))

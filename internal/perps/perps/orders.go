@@ -440,11 +440,13 @@ func (m *Machine) posFill(a *Account, in *Instrument, oid uint64, buy bool, tick
 	}
 	p.Realized = must(add(p.Realized, pnlMicro))
 	a.Balance = must(add(a.Balance, pnlMicro))
+	isoPnL(p, pnlMicro)
 	f, toFund := must(fee(nMicro, ppm)), int64(0)
 	if kind != fkTrade {
-		f, toFund = m.liqFees(a, nMicro, kind)
+		f, toFund = m.liqFees(a, in.ID, nMicro, kind)
 	}
 	a.Balance = must(sub(a.Balance, f))
+	m.isoFilled(a, in, p, prevSize, ticks, kind, f)
 	m.insurance = must(add(m.insurance, toFund))
 	m.auditCredit(a, pnlMicro-f)
 	m.booked(a, ts, pnlMicro-f)

@@ -68,7 +68,7 @@ func (m *Machine) PortfolioOf(addr string, nowMs int64) Portfolio {
 	a := m.accts[addr]
 	out.InLiquidation = a != nil && a.Liquidating
 	var bal, upnlSum, imSum, mmSum, valSum int64
-	var marks, mms []int64 // per position, in out.Positions order
+	var marks, mms, upnls []int64 // per position, in out.Positions order
 	if a != nil {
 		bal = a.Balance
 		ids := make([]uint32, 0, len(a.Positions))
@@ -96,7 +96,7 @@ func (m *Machine) PortfolioOf(addr string, nowMs int64) Portfolio {
 			}
 			im := val / lev
 			mm := ceilDiv(val, 2*in.MaxLeverage) // MMR = 0.5 / max leverage
-			mms = append(mms, mm)
+			mms, upnls = append(mms, mm), append(upnls, upnl)
 			roe := "0"
 			if im > 0 {
 				roe = ratio(upnl, im, 0)
@@ -109,6 +109,9 @@ func (m *Machine) PortfolioOf(addr string, nowMs int64) Portfolio {
 				EntryPrice: ratio(p.Cost, abs(p.Size), in.PriceDecimals), Leverage: lev, Cross: a.Cross[id],
 				InitialMargin: FormatMicro(im), MaintenanceMargin: FormatMicro(mm), PositionValue: FormatMicro(val),
 				LiquidationPrice: "0", UnrealizedPnL: FormatMicro(upnl), ReturnOnEquity: roe, CumulativeFunding: "0", ADLIndex: m.adlIndex(a, id)})
+			if p.Iso { // perps.md: isolated initial_margin is allocation + uPnL − settled funding (isolated.go)
+				out.Positions[len(out.Positions)-1].InitialMargin = FormatMicro(must(add(p.Margin, upnl)))
+			}
 			upnlSum = must(add(upnlSum, upnl))
 			imSum = must(add(imSum, im))
 			mmSum = must(add(mmSum, mm))
@@ -123,12 +126,23 @@ func (m *Machine) PortfolioOf(addr string, nowMs int64) Portfolio {
 		}
 	}
 	tav := must(add(bal, upnlSum))
-	for i := range out.Positions { // each position's price at which the account reaches maintenance
+	crossEq, crossMM := tav, mmSum // the cross scope: without the isolated scopes (isolated.go)
+	for i := range out.Positions {
+		if p := a.Positions[out.Positions[i].ID]; p.Iso {
+			crossEq = must(sub(crossEq, must(add(p.Margin, upnls[i]))))
+			crossMM = must(sub(crossMM, mms[i]))
+		}
+	}
+	for i := range out.Positions { // each position's price at which its scope reaches maintenance
 		pp := &out.Positions[i]
 		in, p := m.inst[pp.ID], a.Positions[pp.ID]
 		mt := m.riskMarket(in)
 		mt.Mark = marks[i]
-		x, err := risk.LiquidationPrice(&risk.Position{IID: pp.ID, Size: p.Size, Cost: p.Cost}, mt, tav, mmSum-mms[i])
+		eq0, mmOthers := crossEq, crossMM-mms[i]
+		if p.Iso {
+			eq0, mmOthers = must(add(p.Margin, upnls[i])), 0
+		}
+		x, err := risk.LiquidationPrice(&risk.Position{IID: pp.ID, Size: p.Size, Cost: p.Cost}, mt, eq0, mmOthers)
 		if err == nil && x > 0 {
 			pp.LiquidationPrice = in.grid().FormatPrice(fixedPrice(x))
 		}

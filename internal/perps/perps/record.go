@@ -106,6 +106,7 @@ func (c *Command) Encode() []byte {
 	w.int(tDailyLimit, c.DailyLimit)
 	w.int(tWindow, c.Window)
 	w.int(tIndexWindow, c.IndexWindow)
+	w.int(tSigTS, c.SigTS)
 	c.encodeMoney(&w)
 	return w
 }
@@ -191,6 +192,8 @@ func DecodeCommand(b []byte) (*Command, error) {
 			c.Window = r.v()
 		case tIndexWindow:
 			c.IndexWindow = r.v()
+		case tSigTS:
+			c.SigTS = r.v()
 		default:
 			if !c.decodeMoney(tag, &r) {
 				r.fail()

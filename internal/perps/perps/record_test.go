@@ -15,7 +15,7 @@ func TestRecordKnowsEveryField(t *testing.T) {
 		v    any
 		want string
 	}{
-		{Command{}, "Kind Account Replay Orders Modifies OIDs COIDs IID Instrument Proxy Amount Price Flight Mode RetryAfter On Leverages Deadline DailyLimit Window IndexWindow WID Status Fee To Label Required"},
+		{Command{}, "Kind Account Replay Orders Modifies OIDs COIDs IID Instrument Proxy Amount Price Flight Mode RetryAfter On Leverages Deadline DailyLimit Window IndexWindow SigTS WID Status Fee To Label Required"},
 		{LeverageReq{}, "IID Lev Cross"},
 		{OrderReq{}, "IID Buy P Qty TIF PO RO C TR TrP TrKind TrMarket Grp"},
 		{ModifyReq{}, "OID COID P Qty"},
@@ -66,6 +66,7 @@ var recordCommands = []*Command{
 	{Kind: KTransfer, Account: acA, To: acB, Amount: "1.5", Label: "é\x00"},
 	{Kind: KCloseOnly, IID: 2},
 	{Kind: KSettle, IID: 2, Window: 1800000, IndexWindow: -1},
+	{Kind: KMargin, Account: acA, IID: 3, Amount: "-25.5", SigTS: 1751500000006, Replay: []byte{9}},
 	{},
 }
 

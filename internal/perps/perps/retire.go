@@ -168,10 +168,16 @@ func (m *Machine) settle(c *Command, ts int64, ev *Event) {
 // equityAfterClose is a's cross equity once its position in in is closed
 // at px, its other positions at their marks (without a mark for one of
 // them: its balance after the close alone).
+//
+// An isolated position with its own allocation is its own scope: its
+// equity is what the allocation holds after the close (isolated.go).
 func (m *Machine) equityAfterClose(a *Account, in *Instrument, px int64) (int64, bool) {
 	pnl, ok := closePnL(in, a.Positions[in.ID], px)
 	if !ok {
 		return 0, false
+	}
+	if p := a.Positions[in.ID]; p.Iso {
+		return add(p.Margin, pnl)
 	}
 	bal, ok := add(a.Balance, pnl)
 	if !ok {

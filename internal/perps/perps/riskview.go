@@ -11,10 +11,8 @@ import (
 // at call time, so the risk package stays pure and the machine's state
 // keeps its own shape.
 //
-// Isolated allocations are not kept yet: every position is margined against
-// the account's collateral (risk's cross arithmetic), whatever mode the
-// account chose; the chosen mode is stored and shown (GET
-// /v1/account/config) and governs the mode-switch rules.
+// A position is in the cross scope unless it holds its own isolated
+// allocation (isolated.go): the collateral is Balance less the allocations.
 
 // liqFeePPM is liquidation_fee ("0.025", perps.md §10).
 const liqFeePPM = 25_000
@@ -65,7 +63,7 @@ func (m *Machine) riskViewSkip(a *Account, extra uint32, skip uint64) (risk.Acco
 func (m *Machine) viewInto(ra *risk.Account, mk risk.Markets, a *Account, extra uint32, skip uint64) {
 	*ra = risk.Account{ID: a.ID, Collateral: a.Balance, Liquidating: a.Liquidating,
 		Positions: ra.Positions[:0], Orders: ra.Orders[:0], Settings: ra.Settings[:0]}
-	need := func(iid uint32) {
+	need := func(iid uint32, cross bool) {
 		for _, s := range ra.Settings {
 			if s.IID == iid {
 				return
@@ -78,23 +76,28 @@ func (m *Machine) viewInto(ra *risk.Account, mk risk.Markets, a *Account, extra 
 		if mk[iid] == nil {
 			mk[iid] = m.riskMarket(in)
 		}
-		ra.Settings = append(ra.Settings, risk.Setting{IID: iid, Lev: m.leverage(a, in), Cross: true})
+		ra.Settings = append(ra.Settings, risk.Setting{IID: iid, Lev: m.leverage(a, in), Cross: cross})
 	}
 	if extra != 0 {
-		need(extra)
+		need(extra, isoCross(a, extra))
 	}
 	var buf [8]uint32
 	iids := buf[:0]
+	var alloc int64 // isolated allocations (isolated.go) are not collateral
 	for iid, p := range a.Positions {
 		if p.Size != 0 {
 			iids = append(iids, iid)
 		}
+		if p.Iso {
+			alloc = must(add(alloc, p.Margin))
+		}
 	}
+	ra.Collateral = must(sub(a.Balance, alloc))
 	slices.Sort(iids)
 	for _, iid := range iids {
 		p := a.Positions[iid]
-		need(iid)
-		ra.Positions = append(ra.Positions, risk.Position{IID: iid, Size: p.Size, Cost: p.Cost})
+		need(iid, !p.Iso)
+		ra.Positions = append(ra.Positions, risk.Position{IID: iid, Size: p.Size, Cost: p.Cost, Margin: p.Margin, Liquidating: p.Liq})
 	}
 	if len(a.Open) == 0 {
 		return
@@ -104,7 +107,7 @@ func (m *Machine) viewInto(ra *risk.Account, mk risk.Markets, a *Account, extra 
 		if o.Reduce || o.Risk || oid == skip { // reduce-only orders add no exposure; orders awaiting checks reserve nothing
 			continue
 		}
-		need(o.IID)
+		need(o.IID, true) // an instrument with an isolated position has its setting already
 		ra.Orders = append(ra.Orders, risk.Order{IID: o.IID, Buy: o.Buy, Ticks: o.Ticks, Lots: o.Lots - o.Filled})
 	}
 }

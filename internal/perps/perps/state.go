@@ -95,6 +95,12 @@ type Position struct {
 	Size     int64 `json:"size"` // lots, signed
 	Cost     int64 `json:"cost"`
 	Realized int64 `json:"realized"` // micro
+	// Isolated allocation (isolated.go): Iso once updateMargin gave the
+	// position its own allocation Margin (micro, earmarked inside the
+	// account's Balance); Liq is its isolated liquidation flag.
+	Margin int64 `json:"margin,omitempty"`
+	Iso    bool  `json:"iso,omitempty"`
+	Liq    bool  `json:"liq,omitempty"`
 }
 
 // Account is keyed by the owner's (lower-case hex) address.

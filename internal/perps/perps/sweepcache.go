@@ -54,7 +54,7 @@ func (m *Machine) safe(aid uint64, marks []int64) bool {
 		return false
 	}
 	a := e.a
-	if a.Liquidating || a.Balance != e.bal || len(a.Positions) != 1 || e.p.Size != e.size || e.p.Cost != e.cost {
+	if a.Liquidating || a.Balance != e.bal || len(a.Positions) != 1 || e.p.Size != e.size || e.p.Cost != e.cost || e.p.Iso {
 		return false
 	}
 	if int(e.iid) >= len(marks) || marks[e.iid] <= 0 {
@@ -76,7 +76,7 @@ func (m *Machine) remember(a *Account, mk risk.Markets) {
 	}
 	for iid, p := range a.Positions { // the only one
 		mt := mk[iid]
-		if p.Size == 0 || mt == nil || mt.Mark <= 0 {
+		if p.Size == 0 || p.Iso || mt == nil || mt.Mark <= 0 { // an isolated scope is always valued
 			return
 		}
 		rp := risk.Position{IID: iid, Size: p.Size, Cost: p.Cost}

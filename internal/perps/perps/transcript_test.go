@@ -25,6 +25,9 @@ import (
 // then the insurance fund); for retirement (retire.txt): close-only, settle; for TP/SL (tpsl.txt): bracket,
 // pos-tpsl, roundtrip (snapshot, restore, same hash). Accounts and proxies are short names; ts=N sets the
 // command's time (ms, default: the previous command's).
+//
+// Isolated margin (isolated*.txt): margin acct= amt= [iid=] [sts=], and
+// state shows an isolated position's allocation (margin=, iso-flagged).
 
 var rewrite = flag.Bool("rewrite", false, "rewrite the transcripts' answers")
 
@@ -165,6 +168,11 @@ func (tr *transcript) run(directive string) (string, error) {
 		c.Kind, c.Leverages = KLeverage, []LeverageReq{{IID: 1, Lev: int64(num("lev")), Cross: args["cross"] != ""}}
 	case "sweep":
 		c = Command{Kind: KLiqSweep}
+	case "margin": // isolated.go; iid defaults to 1
+		c.Kind, c.IID, c.Amount = KMargin, uint32(max(num("iid"), 1)), args["amt"]
+		if s, ok := args["sts"]; ok { // the signature's timestamp (ms)
+			c.SigTS, _ = strconv.ParseInt(s, 10, 64)
+		}
 	case "insurance":
 		c = Command{Kind: KInsurance, Amount: args["amount"]}
 	case "close-only":
@@ -289,6 +297,12 @@ func (tr *transcript) state(names []string) string {
 		s := fmt.Sprintf("%s: balance=%s", n, FormatMicro(tr.m.accts[addr(n)].Balance))
 		for _, pos := range p.Positions {
 			s += fmt.Sprintf(" pos=%s@%s adl_index=%d", pos.Size, pos.EntryPrice, pos.ADLIndex)
+		}
+		if ip := tr.m.accts[addr(n)].Positions[1]; ip != nil && ip.Iso { // isolated.go
+			s += " margin=" + FormatMicro(ip.Margin)
+			if ip.Liq {
+				s += " iso-flagged"
+			}
 		}
 		if p.InLiquidation {
 			s += " flagged"

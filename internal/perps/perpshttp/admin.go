@@ -17,6 +17,7 @@ func (s *Server) Handler() http.Handler {
 	s.accountRoutes(mux)
 	s.tradeRoutes(mux)
 	s.leverageRoutes(mux)
+	s.marginRoutes(mux) // margin.go
 	s.fundingRoutes(mux)
 	s.autoCancelRoutes(mux)
 	s.moneyRoutes(mux)

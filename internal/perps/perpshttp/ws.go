@@ -196,6 +196,8 @@ func (c *wsConn) handle(raw []byte) {
 			c.leveragePost(f.ID, op.Type, raw)
 		case "autoCancel":
 			c.autoCancelPost(f.ID, raw)
+		case "updateMargin":
+			c.marginPost(f.ID, raw)
 		default:
 			c.reply(f.ID, errBody{Status: "err", Error: "invalid_request: unknown op type " + strconv.Quote(op.Type)})
 		}
