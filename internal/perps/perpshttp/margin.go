@@ -26,7 +26,7 @@ func (s *Server) marginRoutes(mux *http.ServeMux) {
 			s.writeError(w, err, false)
 			return
 		}
-		code, out := s.marginAnswer(s.svc.UpdateMargin(req, connHint(r)))
+		code, out := s.marginAnswer(s.svc.UpdateMargin(req))
 		writeJSON(w, code, out)
 	})
 }
@@ -50,6 +50,6 @@ func (c *wsConn) marginPost(id *int64, raw []byte) {
 		c.replyErr(id, err, false)
 		return
 	}
-	_, out := c.s.marginAnswer(c.s.svc.UpdateMargin(req, &c.sess.Hint))
+	_, out := c.s.marginAnswer(c.s.svc.UpdateMargin(req))
 	c.reply(id, out)
 }

@@ -21,12 +21,12 @@ type marginArgs struct {
 // timestamp (the machine checks the margin window at its own time) and the
 // replay key, so a resent identical request answers signature_already_used,
 // across a restart too. The answer is nil when the adjustment was applied.
-func (s *Service) UpdateMargin(req *perpsauth.Request, hint *perpsauth.Hint) *Error {
+func (s *Service) UpdateMargin(req *perpsauth.Request) *Error {
 	if req.Exp != nil { // perps.md §3: exp is for order work only
 		return E(CodeInvalidRequest, "exp: not allowed on updateMargin")
 	}
 	now := s.now()
-	v, err := s.ver.VerifyOpHint(req, perps.KMargin, now, s.resolve, hint)
+	v, err := s.ver.VerifyOp(req, perps.KMargin, now, s.resolve)
 	if err != nil {
 		return AsError(err)
 	}
