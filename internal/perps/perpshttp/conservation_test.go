@@ -24,8 +24,9 @@ func micro(t *testing.T, s string) int64 {
 // withdrawals (some ended removed or failed by the operator, some confirmed
 // by blocks) and transfers across many accounts, the accounts' value
 // (balance + unrealized pnl, all at the same mark) sums to deposits −
-// pending and confirmed withdrawals − trading fees + funding received (the
-// insurance fund takes the rest), to the micro unit. Everything is read
+// pending and confirmed withdrawals − trading fees + funding received + the
+// referrer's fee shares (the insurance fund takes the rest), to the micro
+// unit. Everything is read
 // back through the API.
 func TestMoneyIsConservedAcrossDepositsTradesWithdrawalsAndTransfers(t *testing.T) {
 	for seed := uint64(1); seed <= 3; seed++ {
@@ -41,6 +42,17 @@ func conservationRun(t *testing.T, seed uint64) {
 	trs := make([]*trader, n)
 	for i := range trs {
 		trs[i] = e.trader(byte(i+1), fmt.Sprint(1000+rng.IntN(9000)))
+	}
+	// Three accounts were referred by the first: 20 % of their fees goes
+	// to it (paid out of the venue's fee, so it comes back into the sum).
+	var inv inviteAns
+	if code, b := trs[0].hdrPost("/v1/account/invite", `{}`, &inv); code != 200 {
+		t.Fatalf("invite: %d %s", code, b)
+	}
+	for _, c := range trs[1:4] {
+		if code, b := c.hdrPost("/v1/account/referral", `{"code":"`+inv.Code+`"}`, nil); code != 200 {
+			t.Fatalf("referral: %d %s", code, b)
+		}
 	}
 	dest := newKey(t, 99)
 	e.adminPost("/admin/perps/index", `{"instrument_id":1,"price":"1000"}`) // trades around it: a premium
@@ -128,13 +140,21 @@ func conservationRun(t *testing.T, seed uint64) {
 			fees += micro(t, f.Fee)
 		}
 	}
-	if value != deposits-withdrawn-fees+funding {
-		t.Fatalf("Σ account value %d ≠ deposits %d − withdrawals %d − fees %d + funding %d (= %d)", value, deposits, withdrawn, fees,
-			funding, deposits-withdrawn-fees+funding)
+	var ref struct {
+		Earned string `json:"fee_share_earned"`
 	}
-	if fees == 0 || withdrawn == 0 || len(statuses) < 3 || charges == 0 {
-		t.Fatalf("the mix did not exercise everything: fees %d withdrawn %d statuses %v funding charges %d", fees, withdrawn, statuses, charges)
+	if code, b := trs[0].read("/v1/account/referral", &ref); code != 200 {
+		t.Fatalf("referral: %d %s", code, b)
 	}
-	t.Logf("value %d = deposits %d − withdrawn %d − fees %d + funding %d (%d charges); withdrawal statuses %v", value, deposits,
-		withdrawn, fees, funding, charges, statuses)
+	shares := micro(t, ref.Earned)
+	if value != deposits-withdrawn-fees+funding+shares {
+		t.Fatalf("Σ account value %d ≠ deposits %d − withdrawals %d − fees %d + funding %d + fee shares %d (= %d)", value, deposits,
+			withdrawn, fees, funding, shares, deposits-withdrawn-fees+funding+shares)
+	}
+	if fees == 0 || withdrawn == 0 || len(statuses) < 3 || charges == 0 || shares == 0 {
+		t.Fatalf("the mix did not exercise everything: fees %d withdrawn %d statuses %v funding charges %d fee shares %d", fees, withdrawn,
+			statuses, charges, shares)
+	}
+	t.Logf("value %d = deposits %d − withdrawn %d − fees %d + funding %d + fee shares %d (%d charges); withdrawal statuses %v", value,
+		deposits, withdrawn, fees, funding, shares, charges, statuses)
 }
