@@ -1,7 +1,6 @@
 package clobhttp_test
 
 import (
-	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -12,10 +11,7 @@ import (
 	"time"
 
 	"pmx/internal/catalog/cataloghttp"
-	"pmx/internal/catalog/catalogsql"
 	"pmx/internal/clob/clobsvc"
-	"pmx/internal/data/ingest"
-	"pmx/internal/data/sqlite"
 )
 
 // catalogA is market A as a catalog document with an order book.
@@ -29,22 +25,7 @@ const catalogA = `{"id":"9000","slug":"a-event","title":"A Event","endDate":"202
 // pipeline), a trade on the CLOB moves the catalog market's
 // lastTradePrice and volume.
 func TestCLOBTradesMoveTheCatalog(t *testing.T) {
-	path := filepath.Join(t.TempDir(), "pmx.db")
-	db, err := sqlite.Open(path, sqlite.Options{Clock: func() time.Time { return time.Unix(now0, 0) }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	pool, err := sqlite.OpenPool(path, 4)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { pool.Close() })
-	cs, err := catalogsql.New(context.Background(), pool)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := &ingest.Pipeline{Data: db, Catalog: cs}
+	db, cs, p := openVenueStores(t, filepath.Join(t.TempDir(), "pmx.db"))
 	imp := httptest.NewServer(cataloghttp.ImportHandler(p))
 	t.Cleanup(imp.Close)
 	resp, err := http.Post(imp.URL, "application/json", strings.NewReader(catalogA))

@@ -41,21 +41,7 @@ type fullVenue struct {
 // database file); more adjusts the CLOB service's options.
 func newFullVenue(t *testing.T, dir, path string, more ...func(*clobsvc.Options)) *fullVenue {
 	t.Helper()
-	db, err := sqlite.Open(path, sqlite.Options{Clock: func() time.Time { return time.Unix(now0, 0) }})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	pool, err := sqlite.OpenPool(path, 4)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { pool.Close() })
-	cs, err := catalogsql.New(context.Background(), pool)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := &ingest.Pipeline{Data: db, Catalog: cs}
+	db, cs, p := openVenueStores(t, path)
 	var events []catalog.Event
 	if err := json.Unmarshal([]byte("["+catalogA+"]"), &events); err != nil {
 		t.Fatal(err)
@@ -80,6 +66,28 @@ func newFullVenue(t *testing.T, dir, path string, more ...func(*clobsvc.Options)
 	admin := httptest.NewServer(mux)
 	t.Cleanup(admin.Close)
 	return &fullVenue{venueEnv: &venueEnv{xenv: x, data: data}, db: db, cat: cat, admin: admin, clk: clk}
+}
+
+// openVenueStores opens the data store and the catalog on one database file
+// at path, and the ingest pipeline that writes both, as pmx serve does.
+func openVenueStores(t *testing.T, path string) (*sqlite.DB, *catalogsql.Store, *ingest.Pipeline) {
+	t.Helper()
+	db, err := sqlite.Open(path, sqlite.Options{Clock: func() time.Time { return time.Unix(now0, 0) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	pool, err := sqlite.OpenPool(path, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { pool.Close() })
+	cs, err := catalogsql.New(context.Background(), pool)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &ingest.Pipeline{Data: db, Catalog: cs}
+	return db, cs, p
 }
 
 // venueLive is the catalog's live source as pmx serve builds it.
