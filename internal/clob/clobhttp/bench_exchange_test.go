@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"pmx/internal/clob/clob"
+	"pmx/internal/clob/clobengine"
 	"pmx/internal/cpuclock"
 	"pmx/internal/loadgen"
 )
@@ -22,23 +23,22 @@ import (
 // benchInFlight is the number of connections, one request in flight on each.
 const benchInFlight = 64
 
-// benchOrders signs total requests of n orders each: pairs of a YES BUY
-// and a NO BUY at complementary prices, so every second order mints
-// against the first and the book stays small (the full path: L2, parse,
-// verify, journal fsync, match, settle, ack).
+// benchOrders signs total requests of n orders each, alternately a YES BUY
+// and a NO BUY at 50 cents: each NO mints against a resting YES and each
+// YES against a resting NO, so what rests at 50 stays within the requests in
+// flight and the figure is placement at a steady depth, not a growing book
+// (the full path: L2, parse, verify, journal fsync, match, settle, ack).
+// clobengine's BenchmarkMatchDeepBook measures matching into a deep book.
 func benchOrders(b *testing.B, tr *trader, n, total int) [][]byte {
 	bodies := make([][]byte, total)
 	for i := range bodies {
 		parts := make([]string, n)
 		for j := range n {
-			k := i*n + j
-			c := int64(30 + (k/2)%40)
 			tok := yesA
-			if k%2 == 1 {
-				tok, c = noA, 100-c
+			if (i*n+j)%2 == 1 {
+				tok = noA
 			}
-			wire, _ := tr.w.sign(limitOrder(tok, "BUY", c, 5))
-			parts[j] = fmt.Sprintf(`{"order":%s,"owner":%q,"orderType":"GTC","postOnly":false,"deferExec":false}`, wire, tr.c.APIKey)
+			parts[j] = benchBody(b, tr, limitOrder(tok, "BUY", 50, 5))
 		}
 		if n == 1 {
 			bodies[i] = []byte(parts[0])
@@ -47,6 +47,29 @@ func benchOrders(b *testing.B, tr *trader, n, total int) [][]byte {
 		}
 	}
 	return bodies
+}
+
+func benchBody(b *testing.B, tr *trader, o testOrder) string {
+	wire, _ := tr.w.sign(o)
+	return fmt.Sprintf(`{"order":%s,"owner":%q,"orderType":"GTC","postOnly":false,"deferExec":false}`, wire, tr.c.APIKey)
+}
+
+// benchSeedDepth is the resting book the exchange benchmarks start from:
+// YES and NO BUYs on 20 levels each (10–29 cents), which no 50-cent order
+// of benchOrders reaches.
+const benchSeedDepth = 200
+
+func seedBook(b *testing.B, x *xenv, tr *trader) {
+	for i := range benchSeedDepth {
+		tok := yesA
+		if i%2 == 1 {
+			tok = noA
+		}
+		body := benchBody(b, tr, limitOrder(tok, "BUY", int64(10+(i/2)%20), 5))
+		if r := x.do(b, "POST", "/order", l2(tr.w.addr, tr.c, now0, "POST", "/order", body), body); r.status != 200 || !bytes.Contains(r.body, []byte(`"status":"live"`)) {
+			b.Fatalf("seed order: %d %s", r.status, r.body)
+		}
+	}
 }
 
 // drive sends reqs over conns (one in flight each), checks each answer with
@@ -101,6 +124,7 @@ func benchExchange(b *testing.B, n int) {
 	x := newExchange(b, "", &fixedClock{t: time.Unix(now0, 0)}, "off")
 	tr := x.trader(b, priv0)
 	x.fund(b, tr.w.addr, 10_000_000, 0)
+	seedBook(b, x, tr)
 	path := "/order"
 	if n > 1 {
 		path = "/orders"
@@ -120,6 +144,7 @@ func benchExchange(b *testing.B, n int) {
 	drive(b, host, reqs, n, func(code int, body []byte) bool {
 		return code == 200 && bytes.Contains(body, []byte(`"success":true`))
 	})
+	x.svc.View(func(m *clobengine.Machine) { b.ReportMetric(float64(m.LiveCount()), "live") })
 }
 
 // benchBare serves, on the same net/http listener stack, an endpoint that
