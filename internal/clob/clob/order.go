@@ -184,98 +184,103 @@ func ParseOrder(raw []byte) (*SignedOrder, error) {
 	if err := json.Unmarshal(raw, &w); err != nil {
 		return nil, errPayload
 	}
-	o := &SignedOrder{Version: 1}
-	if w.Timestamp != nil || w.Metadata != nil || w.Builder != nil {
+	f := w.fields()
+	o := new(SignedOrder)
+	if err := o.fromWire(&f); err != nil {
+		return nil, err
+	}
+	return o, nil
+}
+
+// fromWire sets o from a wire order's fields; any malformed field is
+// errPayload.
+func (o *SignedOrder) fromWire(w *wireFields) error {
+	*o = SignedOrder{Version: 1}
+	if w.has&(1<<fTimestamp|1<<fMetadata|1<<fBuilder) != 0 {
 		o.Version = 2
 	}
-	var err, e error
-	fail := func(e error) bool {
-		if e != nil && err == nil {
-			err = errPayload
-		}
-		return e != nil
+	var e error
+	if o.Salt, e = u256(w.salt); e != nil {
+		return errPayload
 	}
-	if o.Salt, e = u256(w.Salt.String()); fail(e) {
-		return nil, err
+	if o.Maker, e = secp.ParseAddress(w.maker); e != nil {
+		return errPayload
 	}
-	if o.Maker, e = secp.ParseAddress(w.Maker); fail(e) {
-		return nil, err
+	if o.Signer, e = secp.ParseAddress(w.signer); e != nil {
+		return errPayload
 	}
-	if o.Signer, e = secp.ParseAddress(w.Signer); fail(e) {
-		return nil, err
-	}
-	if w.Taker != nil && *w.Taker != "" {
-		if o.Taker, e = secp.ParseAddress(*w.Taker); fail(e) {
-			return nil, err
+	if w.taker != "" {
+		if o.Taker, e = secp.ParseAddress(w.taker); e != nil {
+			return errPayload
 		}
 	}
-	if o.TokenID, e = u256(w.TokenID); fail(e) {
-		return nil, err
+	if o.TokenID, e = u256(w.tokenID); e != nil {
+		return errPayload
 	}
-	o.Token = w.TokenID
-	if o.MakerAmount, e = amount64(w.MakerAmount); fail(e) {
-		return nil, err
+	o.Token = w.tokenID
+	if o.MakerAmount, e = amount64(w.makerAmt); e != nil {
+		return errPayload
 	}
-	if o.TakerAmount, e = amount64(w.TakerAmount); fail(e) {
-		return nil, err
+	if o.TakerAmount, e = amount64(w.takerAmt); e != nil {
+		return errPayload
 	}
-	switch w.Side {
+	switch w.side {
 	case "BUY":
 	case "SELL":
 		o.Side = 1
 	default:
-		return nil, errPayload
+		return errPayload
 	}
-	if w.Expiration != nil {
-		if o.Expiration, e = strconv.ParseUint(*w.Expiration, 10, 64); fail(e) {
-			return nil, err
+	if w.has&(1<<fExpiration) != 0 {
+		if o.Expiration, e = strconv.ParseUint(w.expiration, 10, 64); e != nil {
+			return errPayload
 		}
 	}
-	st, e := strconv.ParseUint(w.SignatureType.String(), 10, 8)
-	if fail(e) || st > SigPoly1271 || (st == SigPoly1271 && o.Version == 1) {
-		return nil, errPayload
+	st, e := strconv.ParseUint(w.sigType, 10, 8)
+	if e != nil || st > SigPoly1271 || (st == SigPoly1271 && o.Version == 1) {
+		return errPayload
 	}
 	o.SignatureType = uint8(st)
 	if o.Version == 1 {
 		n, f := "0", "0"
-		if w.Nonce != nil {
-			n = *w.Nonce
+		if w.has&(1<<fNonce) != 0 {
+			n = w.nonce
 		}
-		if w.FeeRateBps != nil {
-			f = *w.FeeRateBps
+		if w.has&(1<<fFeeRate) != 0 {
+			f = w.feeRate
 		}
-		if o.Nonce, e = u256(n); fail(e) {
-			return nil, err
+		if o.Nonce, e = u256(n); e != nil {
+			return errPayload
 		}
-		if o.FeeRateBps, e = strconv.ParseUint(f, 10, 16); fail(e) {
-			return nil, err
+		if o.FeeRateBps, e = strconv.ParseUint(f, 10, 16); e != nil {
+			return errPayload
 		}
 	} else {
 		ts := "0"
-		if w.Timestamp != nil {
-			ts = *w.Timestamp
+		if w.has&(1<<fTimestamp) != 0 {
+			ts = w.timestamp
 		}
-		if o.Timestamp, e = u256(ts); fail(e) {
-			return nil, err
+		if o.Timestamp, e = u256(ts); e != nil {
+			return errPayload
 		}
-		if o.Metadata, e = bytes32(w.Metadata); fail(e) {
-			return nil, err
+		if o.Metadata, e = bytes32(w.opt(fMetadata)); e != nil {
+			return errPayload
 		}
-		if o.Builder, e = bytes32(w.Builder); fail(e) {
-			return nil, err
+		if o.Builder, e = bytes32(w.opt(fBuilder)); e != nil {
+			return errPayload
 		}
 	}
-	s := w.Signature
+	s := w.signature
 	if len(s) < 2 || s[0] != '0' || (s[1] != 'x' && s[1] != 'X') || len(s)%2 != 0 {
-		return nil, errPayload
+		return errPayload
 	}
-	if o.Signature, e = hex.DecodeString(s[2:]); fail(e) || len(o.Signature) < 65 {
-		return nil, errPayload
+	if o.Signature, e = hex.DecodeString(s[2:]); e != nil || len(o.Signature) < 65 {
+		return errPayload
 	}
 	if o.SignatureType != SigPoly1271 && len(o.Signature) != 65 {
-		return nil, errPayload
+		return errPayload
 	}
-	return o, nil
+	return nil
 }
 
 // StructHash is hashStruct(Order) for the order's version.

@@ -56,7 +56,8 @@ func readBody(w http.ResponseWriter, r *http.Request, max int64) ([]byte, bool) 
 // API key, the signature must verify for the exchange of the token's market,
 // and the EOA that signed must be the API key's address (for POLY_1271 the
 // EOA behind the deposit wallet; for types 0-2 the order's signer field).
-func (h *Handler) prepare(no *clob.NewOrder, k clob.Key, signer, builder string) (clobengine.OrderInput, *clob.Error) {
+// o is no's order when it is already decoded (with oerr), else nil.
+func (h *Handler) prepare(no *clob.NewOrder, o *clob.SignedOrder, oerr error, k clob.Key, signer, builder string) (clobengine.OrderInput, *clob.Error) {
 	var in clobengine.OrderInput
 	if h.svc.Replaying() {
 		return in, clob.E(clob.ErrTooEarly)
@@ -64,8 +65,10 @@ func (h *Handler) prepare(no *clob.NewOrder, k clob.Key, signer, builder string)
 	if no.Owner != k.APIKey {
 		return in, clob.E(clob.ErrOwnerMismatch)
 	}
-	o, err := clob.ParseOrder(no.Order)
-	if err != nil {
+	if o == nil {
+		o, oerr = clob.ParseOrder(no.Order)
+	}
+	if oerr != nil {
 		return in, clob.E(clob.ErrInvalidOrderPayload)
 	}
 	token := o.Token
@@ -135,7 +138,9 @@ func (h *Handler) postOrder(w http.ResponseWriter, r *http.Request) {
 	k, _ := KeyFrom(r.Context())
 	body, _ := readBody(w, r, h.maxBody)
 	var no clob.NewOrder
-	if json.Unmarshal(body, &no) != nil || len(no.Order) == 0 {
+	var o clob.SignedOrder
+	oerr, ok := clob.DecodeNewOrder(body, &no, &o)
+	if !ok || len(no.Order) == 0 {
 		fail(w, clob.ErrInvalidOrderPayload)
 		return
 	}
@@ -143,7 +148,7 @@ func (h *Handler) postOrder(w http.ResponseWriter, r *http.Request) {
 	if !h.limit(w, signer, clobsvc.OrderBucket, 1) {
 		return
 	}
-	in, e := h.prepare(&no, k, signer, h.attribution(r, body))
+	in, e := h.prepare(&no, &o, oerr, k, signer, h.attribution(r, body))
 	if e != nil {
 		WriteError(w, h.log, e, 0)
 		return
@@ -186,7 +191,7 @@ func (h *Handler) postOrders(w http.ResponseWriter, r *http.Request) {
 	var ins []clobengine.OrderInput
 	var at []int
 	for i := range batch {
-		in, e := h.prepare(&batch[i], k, signer, builder)
+		in, e := h.prepare(&batch[i], nil, nil, k, signer, builder)
 		if e != nil {
 			out[i] = clobengine.PlaceResult{Err: e}
 			continue
