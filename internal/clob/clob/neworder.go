@@ -22,8 +22,10 @@ func DecodeNewOrder(body []byte, no *NewOrder, o *SignedOrder) (oerr error, ok b
 }
 
 func slowNewOrder(body []byte, no *NewOrder, o *SignedOrder) (error, bool) {
-	*no = NewOrder{}
-	if json.Unmarshal(body, no) != nil {
+	var n NewOrder // not no: the fast path's caller keeps no on its stack
+	err := json.Unmarshal(body, &n)
+	*no = n
+	if err != nil {
 		return nil, false
 	}
 	p, err := ParseOrder(no.Order)

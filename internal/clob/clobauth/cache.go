@@ -18,15 +18,26 @@ type Secret struct {
 	addr  secp.Address
 	nonce eip712.Uint256
 	gen   uint32
-	macs  sync.Pool // HMAC-SHA256 states keyed with raw
+	macs  sync.Pool // *macState keyed with raw
 }
 
+// macState is an HMAC-SHA256 state with the scratch space of one check, so
+// a pooled check allocates nothing.
+type macState struct {
+	h   hash.Hash
+	pre [128]byte // timestamp + METHOD + path, when it fits
+	got [64]byte  // the decoded POLY_SIGNATURE
+	sum [64]byte  // room for the inner and the outer sum
+}
+
+func newMACState(key []byte) *macState { return &macState{h: hmac.New(sha256.New, key)} }
+
 // mac is an HMAC keyed with the secret, from the pool when one is free.
-func (s *Secret) mac() hash.Hash {
-	if m, ok := s.macs.Get().(hash.Hash); ok {
+func (s *Secret) mac() *macState {
+	if m, ok := s.macs.Get().(*macState); ok {
 		return m
 	}
-	return hmac.New(sha256.New, s.raw)
+	return newMACState(s.raw)
 }
 
 // DefaultCacheKeys is how many keys a SecretCache keeps by default.

@@ -1,6 +1,7 @@
 package clobauth
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -86,6 +87,38 @@ func BenchmarkVerifyL2Cached(b *testing.B) {
 		s := c.Get(creds.APIKey, owner, eip712.Uint256From64(0), 0)
 		if err := VerifyL2Secret(h, s, owner, "POST", "/order", body, now, DefaultL2Window); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// TestVerifyL2SecretLongInputs: the pooled check's scratch space has bounds;
+// a path longer than it, a lower-case method and a signature spelled with
+// padding or in URL-safe or standard base64 verify as VerifyL2 does, twice
+// in a row (the pooled state is reused), and a wrong signature never does.
+func TestVerifyL2SecretLongInputs(t *testing.T) {
+	d, _ := NewDeriver(make([]byte, 32))
+	c := NewSecretCache(d, 0)
+	owner, _ := secp.ParseAddress(anvil0)
+	creds := d.Derive(owner, eip712.Uint256From64(0), 0)
+	now := time.Unix(1700000000, 0)
+	body := []byte(`{"order":{"salt":1}}`)
+	for _, path := range []string{"/order", "/" + strings.Repeat("p", 300)} {
+		for _, method := range []string{"POST", "delete"} {
+			sig, _ := Sign(creds.Secret, "1700000000", method, path, body)
+			std := strings.NewReplacer("-", "+", "_", "/").Replace(sig)
+			for _, s := range []string{sig, strings.TrimRight(sig, "="), std, sig[:len(sig)-2] + "AA=", "", sig + strings.Repeat("A", 100)} {
+				h := L2Headers{Address: anvil0, Signature: s, Timestamp: "1700000000", APIKey: creds.APIKey, Passphrase: creds.Passphrase}
+				want := VerifyL2(h, creds, owner, method, path, body, now, DefaultL2Window)
+				for range 2 {
+					got := VerifyL2Secret(h, c.Get(creds.APIKey, owner, eip712.Uint256From64(0), 0), owner, method, path, body, now, DefaultL2Window)
+					if got != want {
+						t.Fatalf("%s %s sig %q: cached %v, uncached %v", method, path[:min(len(path), 10)], s, got, want)
+					}
+				}
+				if ok := s == sig || s == std || s == strings.TrimRight(sig, "="); ok != (want == nil) {
+					t.Fatalf("%s %s sig %q: %v", method, path[:min(len(path), 10)], s, want)
+				}
+			}
 		}
 	}
 }

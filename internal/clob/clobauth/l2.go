@@ -70,7 +70,7 @@ func VerifyL2(h L2Headers, creds Creds, owner secp.Address, method, path string,
 	if !ok {
 		return ErrL2
 	}
-	return verifyL2(h, creds, func() hash.Hash { return hmac.New(sha256.New, key) }, nil, owner, method, path, body, now, window)
+	return verifyL2(h, creds, func() *macState { return newMACState(key) }, nil, owner, method, path, body, now, window)
 }
 
 // VerifyL2Secret is VerifyL2 with credentials from a SecretCache; the
@@ -81,7 +81,7 @@ func VerifyL2Secret(h L2Headers, s *Secret, owner secp.Address, method, path str
 
 // verifyL2 checks h; newMAC returns an HMAC-SHA256 keyed with the secret,
 // done (if not nil) takes it back.
-func verifyL2(h L2Headers, creds Creds, newMAC func() hash.Hash, done func(any), owner secp.Address, method, path string, body []byte,
+func verifyL2(h L2Headers, creds Creds, newMAC func() *macState, done func(any), owner secp.Address, method, path string, body []byte,
 	now time.Time, window time.Duration) error {
 	if h.APIKey == "" || h.APIKey != creds.APIKey {
 		return ErrL2
@@ -100,19 +100,37 @@ func verifyL2(h L2Headers, creds Creds, newMAC func() hash.Hash, done func(any),
 	if d := now.Unix() - ts; window > 0 && (d > int64(window/time.Second) || -d > int64(window/time.Second)) {
 		return ErrL2
 	}
-	got, ok := decodeB64(h.Signature)
+	m := newMAC()
+	got, ok := decodeB64To(m.got[:], h.Signature)
 	if !ok {
 		return ErrL2
 	}
-	m := newMAC()
-	sum := writeMAC(m, h.Timestamp, method, path, body)
+	m.h.Reset()
+	if n := len(h.Timestamp) + len(method) + len(path); n <= len(m.pre) {
+		pre := append(append(append(m.pre[:0], h.Timestamp...), method...), path...)
+		upper(pre[len(h.Timestamp) : len(h.Timestamp)+len(method)])
+		m.h.Write(pre)
+	} else {
+		m.h.Write([]byte(h.Timestamp + strings.ToUpper(method) + path))
+	}
+	m.h.Write(body)
+	equal := hmac.Equal(got, m.h.Sum(m.sum[:0]))
 	if done != nil {
 		done(m)
 	}
-	if !hmac.Equal(got, sum) {
+	if !equal {
 		return ErrL2
 	}
 	return nil
+}
+
+// upper is strings.ToUpper for ASCII, in place.
+func upper(b []byte) {
+	for i, c := range b {
+		if c >= 'a' && c <= 'z' {
+			b[i] = c - 'a' + 'A'
+		}
+	}
 }
 
 // Sign computes POLY_SIGNATURE for an L2 request, as the official client
@@ -162,6 +180,33 @@ func decodeB64(s string) ([]byte, bool) {
 		}
 		buf[i] = c
 	}
-	b, err := base64.RawStdEncoding.Strict().DecodeString(string(buf))
+	b, err := strictRaw.DecodeString(string(buf))
 	return b, err == nil
+}
+
+var strictRaw = base64.RawStdEncoding.Strict()
+
+// decodeB64To is decodeB64 into dst when the text fits it (no
+// allocation), else decodeB64.
+func decodeB64To(dst []byte, s string) ([]byte, bool) {
+	s = strings.TrimRight(s, "=")
+	var buf [88]byte
+	if s == "" || len(s) > len(buf) || strictRaw.DecodedLen(len(s)) > len(dst) {
+		return decodeB64(s)
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 'A' && c <= 'Z', c >= 'a' && c <= 'z', c >= '0' && c <= '9', c == '+', c == '/':
+		case c == '-':
+			c = '+'
+		case c == '_':
+			c = '/'
+		default:
+			return nil, false
+		}
+		buf[i] = c
+	}
+	n, err := strictRaw.Decode(dst, buf[:len(s)])
+	return dst[:n], err == nil
 }

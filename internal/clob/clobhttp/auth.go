@@ -130,39 +130,60 @@ func KeyFrom(ctx context.Context) (clob.Key, bool) {
 // in r.Body: next reads it with readBody and finds the key with KeyFrom.
 func (h *Handler) RequireL2(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		hd := clobauth.L2HeadersFrom(r.Header)
-		if hd.APIKey == "" {
-			fail(w, clob.ErrUnauthorized)
-			return
+		a := new(authed)
+		if h.authL2(w, r, a) {
+			next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), keyCtx{}, a)))
 		}
-		body, err := readAll(http.MaxBytesReader(w, r.Body, h.maxBody), r.ContentLength, h.maxBody)
-		if err != nil {
-			var tooBig *http.MaxBytesError
-			if errors.As(err, &tooBig) {
-				fail(w, clob.ErrInvalidPayload)
-				return
-			}
-			// A body that cannot be read is the client's fault (aborted,
-			// stalled): no server log line.
-			WriteError(w, nil, err, clob.ErrUnauthorized)
-			return
-		}
-		k, ok, err := h.store.Get(r.Context(), hd.APIKey)
-		if err != nil {
-			WriteError(w, h.log, err, 0)
-			return
-		}
-		if !ok || k.Revoked || isBuilderKey(k) {
-			fail(w, clob.ErrUnauthorized)
-			return
-		}
-		sec := h.secrets.Get(k.APIKey, k.Address, k.Nonce, k.Generation)
-		if err := clobauth.VerifyL2Secret(hd, sec, k.Address, r.Method, r.URL.Path, body, h.clock.Now(), h.l2Window); err != nil {
-			fail(w, clob.ErrUnauthorized)
-			return
-		}
-		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), keyCtx{}, &authed{key: k, body: body})))
 	})
+}
+
+// requireL2Direct is RequireL2 for a handler that takes the key and body
+// as an argument (the order routes): no request copy, no context value.
+func (h *Handler) requireL2Direct(next func(http.ResponseWriter, *http.Request, *authed)) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var a authed
+		if h.authL2(w, r, &a) {
+			next(w, r, &a)
+		}
+	})
+}
+
+// authL2 is RequireL2's check: it sets a, or answers the request and
+// reports false.
+func (h *Handler) authL2(w http.ResponseWriter, r *http.Request, a *authed) bool {
+	hd := clobauth.L2HeadersFrom(r.Header)
+	if hd.APIKey == "" {
+		fail(w, clob.ErrUnauthorized)
+		return false
+	}
+	body, err := readAll(http.MaxBytesReader(w, r.Body, h.maxBody), r.ContentLength, h.maxBody)
+	if err != nil {
+		var tooBig *http.MaxBytesError
+		if errors.As(err, &tooBig) {
+			fail(w, clob.ErrInvalidPayload)
+			return false
+		}
+		// A body that cannot be read is the client's fault (aborted,
+		// stalled): no server log line.
+		WriteError(w, nil, err, clob.ErrUnauthorized)
+		return false
+	}
+	k, ok, err := h.store.Get(r.Context(), hd.APIKey)
+	if err != nil {
+		WriteError(w, h.log, err, 0)
+		return false
+	}
+	if !ok || k.Revoked || isBuilderKey(k) {
+		fail(w, clob.ErrUnauthorized)
+		return false
+	}
+	sec := h.secrets.Get(k.APIKey, k.Address, k.Nonce, k.Generation)
+	if err := clobauth.VerifyL2Secret(hd, sec, k.Address, r.Method, r.URL.Path, body, h.clock.Now(), h.l2Window); err != nil {
+		fail(w, clob.ErrUnauthorized)
+		return false
+	}
+	*a = authed{key: k, body: body}
+	return true
 }
 
 // readAheadMax bounds what readAll allocates before the bytes arrive: a

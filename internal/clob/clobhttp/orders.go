@@ -89,12 +89,16 @@ func (h *Handler) prepare(no *clob.NewOrder, o *clob.SignedOrder, oerr error, k 
 	if eoa != k.Address {
 		return in, clob.E(clob.ErrSignerMismatch)
 	}
-	in = clobengine.OrderInput{Hash: "0x" + hexLower(hash[:]), Token: token, Side: o.Side, MakerAmt: int64(o.MakerAmount),
-		TakerAmt: int64(o.TakerAmount), Type: no.OrderType, PostOnly: no.PostOnly, Maker: o.Maker.Hex(),
+	maker := signer // lower case like Hex
+	if o.Maker != k.Address {
+		maker = o.Maker.Hex()
+	}
+	in = clobengine.OrderInput{Hash: hex32(&hash), Token: token, Side: o.Side, MakerAmt: int64(o.MakerAmount),
+		TakerAmt: int64(o.TakerAmount), Type: no.OrderType, PostOnly: no.PostOnly, Maker: maker,
 		Signer: signer, APIKey: k.APIKey, Expiration: int64(min(o.Expiration, 1<<40)), Version: o.Version,
 		FeeBps: int64(o.FeeRateBps), SigType: o.SignatureType, NegRisk: ti.NegRisk, Builder: builder}
 	if o.Builder != ([32]byte{}) {
-		in.Code = "0x" + hexLower(o.Builder[:])
+		in.Code = hex32(&o.Builder)
 	}
 	if o.Version == 1 {
 		in.Nonce, in.NonceHuge = small(o.Nonce)
@@ -122,6 +126,17 @@ func small(v eip712.Uint256) (uint64, bool) {
 	return x, false
 }
 
+// hex32 is "0x" + hexLower(b[:]) in one allocation.
+func hex32(b *[32]byte) string {
+	const hx = "0123456789abcdef"
+	var out [66]byte
+	out[0], out[1] = '0', 'x'
+	for i, c := range b {
+		out[2+2*i], out[3+2*i] = hx[c>>4], hx[c&15]
+	}
+	return string(out[:])
+}
+
 func hexLower(b []byte) string {
 	const hx = "0123456789abcdef"
 	out := make([]byte, len(b)*2)
@@ -134,9 +149,15 @@ func hexLower(b []byte) string {
 // txHash is the simulated chain's transaction hash of a trade.
 func txHash(tradeID string) string { return clobengine.TxHash(tradeID) }
 
-func (h *Handler) postOrder(w http.ResponseWriter, r *http.Request) {
-	k, _ := KeyFrom(r.Context())
-	body, _ := readBody(w, r, h.maxBody)
+// placeOne is a single-order place command and its order in one
+// allocation.
+type placeOne struct {
+	c  clobengine.Command
+	in [1]clobengine.OrderInput
+}
+
+func (h *Handler) postOrder(w http.ResponseWriter, r *http.Request, a *authed) {
+	k, body := a.key, a.body
 	var no clob.NewOrder
 	var o clob.SignedOrder
 	oerr, ok := clob.DecodeNewOrder(body, &no, &o)
@@ -153,7 +174,9 @@ func (h *Handler) postOrder(w http.ResponseWriter, r *http.Request) {
 		WriteError(w, h.log, e, 0)
 		return
 	}
-	res, err := h.svc.Submit(&clobengine.Command{Op: clobengine.OpPlace, Orders: []clobengine.OrderInput{in}})
+	one := &placeOne{c: clobengine.Command{Op: clobengine.OpPlace}, in: [1]clobengine.OrderInput{in}}
+	one.c.Orders = one.in[:]
+	res, err := h.svc.Submit(&one.c)
 	if err != nil {
 		WriteError(w, h.log, err, 0)
 		return
@@ -170,9 +193,8 @@ func (h *Handler) postOrder(w http.ResponseWriter, r *http.Request) {
 	writeRaw(w, http.StatusOK, appendResponse(make([]byte, 0, 512), p))
 }
 
-func (h *Handler) postOrders(w http.ResponseWriter, r *http.Request) {
-	k, _ := KeyFrom(r.Context())
-	body, _ := readBody(w, r, h.maxBody)
+func (h *Handler) postOrders(w http.ResponseWriter, r *http.Request, a *authed) {
+	k, body := a.key, a.body
 	var batch []clob.NewOrder
 	if json.Unmarshal(body, &batch) != nil || len(batch) == 0 {
 		fail(w, clob.ErrInvalidOrderPayload)

@@ -39,8 +39,6 @@ func (h *Handler) exchangeRoutes() {
 		h.mux.HandleFunc(p, f)
 	}
 	l2 := map[string]http.HandlerFunc{
-		"POST /order":                      h.postOrder,
-		"POST /orders":                     h.postOrders,
 		"DELETE /order":                    h.cancelOrder,
 		"DELETE /orders":                   h.cancelOrders,
 		"DELETE /cancel-all":               h.cancelAll,
@@ -61,4 +59,6 @@ func (h *Handler) exchangeRoutes() {
 	for p, f := range l2 {
 		h.mux.Handle(p, h.RequireL2(f))
 	}
+	h.mux.Handle("POST /order", h.requireL2Direct(h.postOrder))
+	h.mux.Handle("POST /orders", h.requireL2Direct(h.postOrders))
 }
