@@ -236,8 +236,24 @@ func (sc *scanner) object(val func(key string) bool) bool {
 func fastNewOrder(body []byte, no *NewOrder, o *SignedOrder) (oerr error, ok, done bool) {
 	sc := scanner{s: string(body)}
 	var w wireFields
+	if !sc.newOrder(body, no, &w) {
+		return nil, false, false
+	}
+	if sc.ws(); sc.pos != len(sc.s) {
+		return nil, false, false
+	}
+	if err := o.fromWire(&w); err != nil {
+		return err, true, true
+	}
+	return nil, true, true
+}
+
+// newOrder reads one NewOrder object (body is sc.s's bytes), false when
+// it is not in the single pass's form.
+func (sc *scanner) newOrder(body []byte, no *NewOrder, w *wireFields) bool {
 	var seen uint8
 	*no = NewOrder{}
+	*w = wireFields{}
 	if !sc.object(func(k string) bool {
 		var bit uint8
 		ok := false
@@ -282,16 +298,62 @@ func fastNewOrder(body []byte, no *NewOrder, o *SignedOrder) (oerr error, ok, do
 		seen |= bit
 		return true
 	}) || seen&1 == 0 {
-		return nil, false, false
+		return false
 	}
-	if sc.ws(); sc.pos != len(sc.s) {
-		return nil, false, false
+	// absent json.Number fields: encoding/json's path
+	return w.has&(1<<fSalt) != 0 && w.has&(1<<fSigType) != 0
+}
+
+// DecodeNewOrders decodes a POST /orders body: ok false when encoding/json
+// refuses it. When the batch holds at most max orders, each order is
+// decoded too: orders[i] is set when errs[i] is nil (what ParseOrder
+// returns for batch[i].Order); above max, orders and errs are nil.
+func DecodeNewOrders(body []byte, max int) (batch []NewOrder, orders []SignedOrder, errs []error, ok bool) {
+	var wires []wireFields
+	sc := scanner{s: string(body)}
+	fast := sc.eat('[')
+	if fast && !sc.eat(']') {
+		for {
+			var no NewOrder
+			var w wireFields
+			if !sc.newOrder(body, &no, &w) {
+				fast = false
+				break
+			}
+			batch, wires = append(batch, no), append(wires, w)
+			if sc.eat(']') {
+				break
+			}
+			if !sc.eat(',') {
+				fast = false
+				break
+			}
+		}
 	}
-	if w.has&(1<<fSalt) == 0 || w.has&(1<<fSigType) == 0 { // absent json.Number fields: encoding/json's path
-		return nil, false, false
+	if sc.ws(); !fast || sc.pos != len(sc.s) {
+		batch = nil
+		if json.Unmarshal(body, &batch) != nil {
+			return nil, nil, nil, false
+		}
+		wires = nil
 	}
-	if err := o.fromWire(&w); err != nil {
-		return err, true, true
+	if batch == nil {
+		batch = []NewOrder{}
 	}
-	return nil, true, true
+	if len(batch) > max {
+		return batch, nil, nil, true
+	}
+	orders, errs = make([]SignedOrder, len(batch)), make([]error, len(batch))
+	for i := range batch {
+		if wires != nil {
+			errs[i] = orders[i].fromWire(&wires[i])
+			continue
+		}
+		p, err := ParseOrder(batch[i].Order)
+		if err == nil {
+			orders[i] = *p
+		}
+		errs[i] = err
+	}
+	return batch, orders, errs, true
 }

@@ -2,6 +2,7 @@ package clob
 
 import (
 	"bytes"
+	"encoding/json"
 	"strings"
 	"testing"
 )
@@ -77,4 +78,56 @@ func FuzzDecodeNewOrder(f *testing.F) {
 		werr, wok := slowNewOrder(b, &want, &wo)
 		sameDecode(t, b, no, want, o, wo, oerr, werr, ok, wok)
 	})
+}
+
+// FuzzDecodeNewOrders: DecodeNewOrders answers exactly as encoding/json
+// plus ParseOrder for every input, and takes the single pass for a batch
+// of client bodies.
+func FuzzDecodeNewOrders(f *testing.F) {
+	f.Add([]byte("[" + v1Body + "," + v2Body + "]"))
+	f.Add([]byte(` [ ` + v1Body + ` ] `))
+	for _, s := range []string{`[]`, `null`, `[null]`, `[{"order":{"salt":1}}, 5]`, `[{"order":{"salt":1}},]`, `{"order":{}}`,
+		`[{"order":{"salt":1},"Owner":"x"}]`, `[` + v1Body + `,{"order":{"salt":"1"}}]`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		for _, max := range []int{1, 15} {
+			batch, orders, errs, ok := DecodeNewOrders(b, max)
+			var want []NewOrder
+			wok := json.Unmarshal(b, &want) == nil
+			if ok != wok || (ok && len(batch) != len(want)) {
+				t.Fatalf("%q: ok=%v n=%d, encoding/json ok=%v n=%d", b, ok, len(batch), wok, len(want))
+			}
+			if !ok {
+				continue
+			}
+			if len(batch) > max {
+				if orders != nil || errs != nil {
+					t.Fatalf("%q: orders decoded above max", b)
+				}
+				continue
+			}
+			for i := range want {
+				var wo SignedOrder
+				p, werr := ParseOrder(want[i].Order)
+				if werr == nil {
+					wo = *p
+				}
+				sameDecode(t, b, batch[i], want[i], orders[i], wo, errs[i], werr, true, true)
+			}
+		}
+	})
+}
+
+func TestDecodeNewOrdersFast(t *testing.T) {
+	body := []byte("[" + v1Body + "," + v2Body + "]")
+	sc := scanner{s: string(body)}
+	var no NewOrder
+	var w wireFields
+	if !sc.eat('[') || !sc.newOrder(body, &no, &w) || !sc.eat(',') || !sc.newOrder(body, &no, &w) || !sc.eat(']') {
+		t.Fatal("a batch of client bodies is not taken by the single pass")
+	}
+	if _, _, errs, ok := DecodeNewOrders(body, 15); !ok || errs[0] != nil || errs[1] != nil {
+		t.Fatalf("%v %v", ok, errs)
+	}
 }

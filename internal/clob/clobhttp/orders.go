@@ -56,7 +56,7 @@ func readBody(w http.ResponseWriter, r *http.Request, max int64) ([]byte, bool) 
 // API key, the signature must verify for the exchange of the token's market,
 // and the EOA that signed must be the API key's address (for POLY_1271 the
 // EOA behind the deposit wallet; for types 0-2 the order's signer field).
-// o is no's order when it is already decoded (with oerr), else nil.
+// o and oerr are no's order as clob.DecodeNewOrder(s) decoded it.
 func (h *Handler) prepare(no *clob.NewOrder, o *clob.SignedOrder, oerr error, k clob.Key, signer, builder string) (clobengine.OrderInput, *clob.Error) {
 	var in clobengine.OrderInput
 	if h.svc.Replaying() {
@@ -64,9 +64,6 @@ func (h *Handler) prepare(no *clob.NewOrder, o *clob.SignedOrder, oerr error, k 
 	}
 	if no.Owner != k.APIKey {
 		return in, clob.E(clob.ErrOwnerMismatch)
-	}
-	if o == nil {
-		o, oerr = clob.ParseOrder(no.Order)
 	}
 	if oerr != nil {
 		return in, clob.E(clob.ErrInvalidOrderPayload)
@@ -195,8 +192,8 @@ func (h *Handler) postOrder(w http.ResponseWriter, r *http.Request, a *authed) {
 
 func (h *Handler) postOrders(w http.ResponseWriter, r *http.Request, a *authed) {
 	k, body := a.key, a.body
-	var batch []clob.NewOrder
-	if json.Unmarshal(body, &batch) != nil || len(batch) == 0 {
+	batch, orders, oerrs, ok := clob.DecodeNewOrders(body, MaxBatch)
+	if !ok || len(batch) == 0 {
 		fail(w, clob.ErrInvalidOrderPayload)
 		return
 	}
@@ -213,7 +210,7 @@ func (h *Handler) postOrders(w http.ResponseWriter, r *http.Request, a *authed) 
 	var ins []clobengine.OrderInput
 	var at []int
 	for i := range batch {
-		in, e := h.prepare(&batch[i], nil, nil, k, signer, builder)
+		in, e := h.prepare(&batch[i], &orders[i], oerrs[i], k, signer, builder)
 		if e != nil {
 			out[i] = clobengine.PlaceResult{Err: e}
 			continue
