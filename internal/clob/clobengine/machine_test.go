@@ -2,6 +2,7 @@ package clobengine
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"testing"
@@ -216,6 +217,10 @@ func TestConservationRandom(t *testing.T) {
 		}
 		r.audit()
 		if step%1000 == 999 {
+			st := r.m.state()
+			if want, _ := json.Marshal(&st); !bytes.Equal(r.m.encode(), want) {
+				t.Fatal("the snapshot's hand-appended encoding differs from encoding/json's")
+			}
 			var buf bytes.Buffer
 			if err := r.m.Snapshot(&buf); err != nil {
 				t.Fatal(err)

@@ -39,6 +39,12 @@ type state struct {
 }
 
 func (m *Machine) encode() []byte {
+	s := m.state()
+	return encodeState(&s)
+}
+
+// state is the machine's snapshot form.
+func (m *Machine) state() state {
 	s := state{Markets: m.markets, Done: m.done, Delayed: m.delayed, Trades: m.trades, Sets: m.sets, NextOID: m.nextOID,
 		NextTr: m.nextTr, LastTS: m.lastTS, Mode: m.mode, Retry: m.retry, Status: m.status, Nonce: m.nonce,
 		NonceTS: m.nonceTS, Binding: m.binding, Kinds: m.kinds, Tiers: m.tiers, Deposits: m.deposits, Fees: m.fees}
@@ -51,8 +57,7 @@ func (m *Machine) encode() []byte {
 	for _, k := range slices.Sorted(maps.Keys(m.orders)) {
 		s.Orders = append(s.Orders, m.orders[k])
 	}
-	b, _ := json.Marshal(&s)
-	return b
+	return s
 }
 
 // Snapshot writes the full state (engine.Machine).
