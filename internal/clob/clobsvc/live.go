@@ -72,13 +72,16 @@ func (b *BookLive) Live(ctx context.Context, conds []string) (map[string]catalog
 			if mk == nil {
 				continue
 			}
+			l := out[c]
+			tick := amount.Micro(amount.Scale / mk.GridTicks())
+			l.TickSize = &tick
+			out[c] = l
 			bid, ask, liq := BookFigures(mk)
 			if bid == 0 && ask == amount.One && mk.Last == [2]clobengine.LastTrade{} {
 				// Never quoted or traded here: the catalog's own figures
 				// stand, as on a read node (docs/clob.md "Catalog live fields").
 				continue
 			}
-			l := out[c]
 			l.BestBid, l.BestAsk, l.Liquidity = &bid, &ask, &liq
 			out[c] = l
 		}

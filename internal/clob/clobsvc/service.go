@@ -230,7 +230,7 @@ func (s *Service) Submit(c *clobengine.Command) (clobengine.Result, error) {
 	}
 	r := res.Events[0]
 	s.bookVer.Add(1)
-	if c.Op == clobengine.OpMarket && r.Err == nil {
+	if (c.Op == clobengine.OpMarket || c.Op == clobengine.OpTickSize) && r.Err == nil {
 		s.refreshIndex()
 	}
 	return r, nil
