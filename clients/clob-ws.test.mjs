@@ -3,7 +3,8 @@
 // /ws/market): the client's own subscribe message, its strict event schemas
 // (an event that fails them is dropped silently, so a wrong shape times
 // out here). The Go test rests a bid on PMX_TOKEN_YES and keeps placing and
-// cancelling an order beside it, so level changes follow the snapshot.
+// cancelling an order beside it and moving the tick size between 0.01 and
+// 0.001, so level and tick size changes follow the snapshot.
 // Run by internal/clob/clobhttp's Go test.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -18,7 +19,7 @@ const client = createPublicClient({
   environment: forkEnvironmentConfig({ name: 'pmx', clob: { rest, market: { ws } } }),
 });
 
-test('market channel: book snapshot, then price changes, through the strict schemas', async () => {
+test('market channel: book snapshot, then price changes and tick size changes, through the strict schemas', async () => {
   const handle = await client.subscribe([{ topic: 'market', tokenIds: [token] }]);
   const seen = new Set();
   const deadline = Date.now() + 20000;
@@ -32,7 +33,12 @@ test('market channel: book snapshot, then price changes, through the strict sche
       if (event.type === 'price_change') {
         assert.ok(event.payload.priceChanges.some((c) => c.tokenId === token));
       }
-      if (seen.has('book') && seen.has('price_change')) break;
+      if (event.type === 'tick_size_change') {
+        assert.equal(event.payload.tokenId, token);
+        assert.ok(['0.01', '0.001'].includes(String(event.payload.newTickSize)), JSON.stringify(event.payload));
+        assert.notEqual(String(event.payload.oldTickSize), String(event.payload.newTickSize));
+      }
+      if (seen.has('book') && seen.has('price_change') && seen.has('tick_size_change')) break;
       if (Date.now() > deadline) break;
     }
   } finally {
@@ -41,4 +47,5 @@ test('market channel: book snapshot, then price changes, through the strict sche
   }
   assert.ok(seen.has('book'), `events seen: ${[...seen]}`);
   assert.ok(seen.has('price_change'), `events seen: ${[...seen]}`);
+  assert.ok(seen.has('tick_size_change'), `events seen: ${[...seen]}`);
 });

@@ -22,6 +22,7 @@ const adminClobUsage = `  clob deposit  --address 0x... --amount D [--signer 0x.
   clob sync                                             re-read the catalog's markets
   clob resolve  --market 0xCOND --payouts P0,P1         settle a market (USDC per share of each outcome, summing to 1)
   clob redeem   --address 0x... --market 0xCOND         redeemPositions: the holding -> collateral at the payouts
+  clob tick-size --market 0xCOND --tick 0.1|0.01|0.001|0.0001   change a market's tick size
 `
 
 // clob runs `pmx admin clob ...` against the /admin/clob routes.
@@ -41,11 +42,12 @@ func (c *adminClient) clob(ctx context.Context, args []string, stdout, stderr io
 	tier := fs.Int("tier", -2, "tier index 0 (Standard) .. 7 (Elite), -1 to unpin")
 	payouts := fs.String("payouts", "", "resolve: payouts per outcome, comma-separated decimals")
 	signer := fs.String("signer", "", "deposit: the EOA that owns the address (proxy, Safe or deposit wallet)")
+	tick := fs.String("tick", "", "tick-size: the new tick size, 0.1, 0.01, 0.001 or 0.0001")
 	if err := fs.Parse(args[1:]); err != nil {
 		return err
 	}
 	need := func(names ...string) error {
-		vals := map[string]string{"address": *addr, "amount": *amt, "market": *market, "status": *status, "payouts": *payouts}
+		vals := map[string]string{"address": *addr, "amount": *amt, "market": *market, "status": *status, "payouts": *payouts, "tick": *tick}
 		var missing []string
 		for _, n := range names {
 			if vals[n] == "" {
@@ -109,6 +111,11 @@ func (c *adminClient) clob(ctx context.Context, args []string, stdout, stderr io
 			return err
 		}
 		return c.do(ctx, "POST", "/admin/clob/resolve", map[string]any{"condition_id": *market, "payouts": strings.Split(*payouts, ",")}, stdout)
+	case "tick-size":
+		if err := need("market", "tick"); err != nil {
+			return err
+		}
+		return c.do(ctx, "POST", "/admin/clob/tick-size", map[string]string{"condition_id": *market, "tick_size": *tick}, stdout)
 	case "redeem":
 		if err := need("address", "market"); err != nil {
 			return err

@@ -8,6 +8,7 @@ import (
 	"net/http"
 
 	"pmx/internal/clob/clobhttp"
+	"pmx/internal/clob/clobsql"
 	"pmx/internal/clob/clobsvc"
 	"pmx/internal/clob/clobws"
 	"pmx/internal/config"
@@ -32,9 +33,13 @@ func newCLOB(ctx context.Context, dd *server.DataDir, st *stores, cfg config.Ser
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	svc := clobsvc.Open(clobsvc.Options{Dir: dd.File("clob"), Markets: clobsvc.CatalogMarkets(st.catalog), Log: log,
+	opt := clobsvc.Options{Dir: dd.File("clob"), Markets: clobsvc.CatalogMarkets(st.catalog), Log: log,
 		Limits: cfg.ClobRateLimits, ChainDelay: cfg.ClobChainDelay, AutoRedeem: cfg.ClobAutoRedeem,
-		Ledger: st.pipeline}) // every fill reaches the data store (docs/clob.md "CLOB → ledger")
+		Ledger: st.pipeline} // every fill reaches the data store (docs/clob.md "CLOB → ledger")
+	if st.pg != nil { // read nodes see the book through the database (docs/postgres.md)
+		opt.BookTops = clobsql.NewBookTops(st.catPool)
+	}
+	svc := clobsvc.Open(opt)
 	h, err := clobhttp.New(clobhttp.Options{Store: keys, MasterKey: master, Log: log, Service: svc})
 	if err != nil {
 		svc.Close()

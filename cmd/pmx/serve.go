@@ -19,6 +19,7 @@ import (
 	"pmx/internal/catalog/cataloghttp"
 	"pmx/internal/catalog/catalogsql"
 	"pmx/internal/clob/clobhttp"
+	"pmx/internal/clob/clobsql"
 	"pmx/internal/clob/clobsvc"
 	"pmx/internal/config"
 	"pmx/internal/data/dataapi"
@@ -131,9 +132,16 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	// The catalog's live fields: the data store's, with the CLOB's book on top once it runs.
+	// The catalog's live fields: the data store's, with the CLOB's book on top once it runs
+	// (on a PostgreSQL read node, the book tops the writer publishes).
 	live := &clobsvc.BookLive{Data: st}
-	catalogAPI := cataloghttp.NewHandler(stores.catalog, cataloghttp.Options{Live: live, Log: log})
+	var catalogLive catalog.LiveFields = live
+	if stores.pg != nil && cfg.Role == config.RoleData {
+		stored := clobsvc.NewStoredBookLive(st, clobsql.NewBookTops(stores.catPool), 0, log)
+		defer stored.Close()
+		catalogLive = stored
+	}
+	catalogAPI := cataloghttp.NewHandler(stores.catalog, cataloghttp.Options{Live: catalogLive, Log: log})
 	adminRoutes := map[string]http.Handler{"POST /admin/catalog": cataloghttp.ImportHandler(stores.pipeline)}
 	if serves(cfg.Role, "clob") {
 		clobAPI, clobLimiter, clobSvc, err := newCLOB(ctx, dd, stores, cfg, log)

@@ -23,6 +23,9 @@ type Live struct {
 	OneHourPriceChange *amount.Micro
 	OneDayPriceChange  *amount.Micro
 	OutcomePrices      []amount.Micro // same order as outcomes; nil when unknown
+	// TickSize is the order book's tick size (orderPriceMinTickSize),
+	// which the venue's tick size changes move.
+	TickSize *amount.Micro
 }
 
 // LiveFields is the data store's view of markets, keyed by condition id
@@ -85,6 +88,9 @@ func applyLive(m *Market, l Live) {
 	}
 	if l.BestBid != nil && l.BestAsk != nil {
 		m.Spread = microNum(*l.BestAsk - *l.BestBid)
+	}
+	if l.TickSize != nil {
+		m.OrderPriceMinTickSize = microNum(*l.TickSize)
 	}
 	if l.OutcomePrices != nil {
 		s := make([]string, len(l.OutcomePrices))

@@ -81,6 +81,7 @@ const (
 	ErrMarketNotResolved
 	ErrInvalidPayouts
 	ErrNothingToRedeem
+	ErrInvalidTickSize
 	numCodes
 )
 
@@ -161,6 +162,7 @@ var Catalogue = [numCodes]Entry{
 	ErrMarketNotResolved:    {409, "market not resolved"},
 	ErrInvalidPayouts:       {400, "invalid payouts: one per outcome, each in [0,1], summing to 1"},
 	ErrNothingToRedeem:      {400, "nothing to redeem: the address holds no position in this market"},
+	ErrInvalidTickSize:      {400, "invalid tick size: must be 0.1, 0.01, 0.001 or 0.0001"},
 }
 
 // Codes returns every defined code (for the catalogue's tests).

@@ -31,6 +31,7 @@ const (
 	OpResolve      = "resolve"       // settle a market (Cond, Payouts): trading stops, its orders go
 	OpRedeem       = "redeem"        // redeemPositions of Addr in the resolved market Cond
 	OpRedeemAll    = "redeem_all"    // the automatic redemption: every holder of the resolved market Cond
+	OpTickSize     = "tick_size"     // change the market Cond's tick size (Ticks: ticks per 1.0)
 )
 
 // Command is one journaled input. Amounts are 6-decimal base units.
@@ -51,6 +52,8 @@ type Command struct {
 	Signer string       `json:"signer,omitempty"` // deposit: the EOA that owns Addr (a proxy, Safe or deposit wallet)
 	// Payouts (resolve) are micro-USDC per share of each outcome, summing to 1,000,000.
 	Payouts []int64 `json:"payouts,omitempty"`
+	// Ticks (tick_size) is the new grid: 10, 100, 1,000 or 10,000 ticks per 1.0.
+	Ticks int64 `json:"ticks,omitempty"`
 }
 
 // OrderInput is a verified signed order as the machine needs it. The HTTP

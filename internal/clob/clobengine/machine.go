@@ -40,7 +40,11 @@ type Market struct {
 	clob.Market
 	ID   uint32
 	book *book.Book
-	upt  int64        // collateral units per (micro-share × tick): 10^4 / Ticks
+	upt  int64 // collateral units per (micro-share × tick): 10^4 / Ticks
+	// Grid is the public tick grid (ticks per 1.0) orders must be on, when
+	// it differs from Ticks, the internal grid prices are kept in (which a
+	// tick size change only ever refines; tick.go); 0 means Ticks.
+	Grid int64        `json:"grid,omitempty"`
 	Last [2]LastTrade // per outcome
 	Res  *Resolution  `json:"res,omitempty"` // set once the operator resolved it
 }
@@ -139,6 +143,9 @@ type Result struct {
 	// Expired are the GTD orders time retired before this command ran (the
 	// user channel's CANCELLATION events). Output only, like Fills.
 	Expired []string `json:"-"`
+	// TickChange is the tick size change this command made (the market
+	// channel's tick_size_change). Output only.
+	TickChange *TickChange `json:"-"`
 }
 
 // SetOp is an operator chain operation: a split or merge (the chain's
@@ -201,6 +208,8 @@ func (m *Machine) Apply(seq uint64, ts int64, payload []byte, out []Result) []Re
 		r = m.resolve(seq, ts, c)
 	case OpRedeem, OpRedeemAll:
 		r = m.redeem(seq, ts, c)
+	case OpTickSize:
+		r = m.setTickSize(c)
 	case OpNonce:
 		r = m.incrementNonce(ts, c.Addr)
 	case OpPlace:

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"pmx/internal/clob/clob"
@@ -145,7 +146,7 @@ func TestOrderRules(t *testing.T) {
 }
 
 // TestConservationRandom: thousands of seeded operations across many
-// accounts and three grids; after every step collateral + reserved + full
+// accounts and three grids (one of them changing its tick size); after every step collateral + reserved + full
 // sets + fees equals deposits net of withdrawals, no balance is negative,
 // supplies of both outcomes agree, and reservations equal what live orders
 // hold. The state also survives a snapshot round trip.
@@ -170,6 +171,14 @@ func TestConservationRandom(t *testing.T) {
 			r.ok(Command{Op: OpResolve, Cond: conds[1], Payouts: []int64{1_000_000, 0}})
 		case step == 3000:
 			r.ok(Command{Op: OpResolve, Cond: conds[2], Payouts: []int64{333_333, 666_667}})
+		case step == 1000 || step == 2500: // tick size changes under a live book: finer (rescaled) ...
+			before := bookOf(r.m, 0)
+			r.ok(Command{Op: OpTickSize, Cond: cond0, Ticks: map[int]int64{1000: 1000, 2500: 10000}[step]})
+			if after := bookOf(r.m, 0); after != before || !strings.Contains(after, ":") {
+				t.Fatalf("step %d: the book moved with the tick size:\n%s\n%s", step, before, after)
+			}
+		case step == 1500 || step == 4500: // ... and back to the grid the orders below use
+			r.ok(Command{Op: OpTickSize, Cond: cond0, Ticks: 100})
 		case k == 0:
 			r.do(Command{Op: OpDeposit, Addr: a, Amount: rng.Int64N(1_000_000_000) + 1})
 		case k == 1:
@@ -259,6 +268,31 @@ func TestConservationRandom(t *testing.T) {
 	if redeems < 10 {
 		t.Fatalf("only %d redemptions: the workload does not exercise them", redeems)
 	}
+}
+
+// bookOf is market id's book as prices (decimal) and sizes, both sides, in
+// its first outcome's terms, checked against its live orders' remainders.
+func bookOf(m *Machine, id uint32) string {
+	mk := m.Market(id)
+	bids, asks := mk.Depth(0, 1<<20)
+	var out strings.Builder
+	var total int64
+	for _, side := range [][]Level{bids, asks} {
+		for _, l := range side {
+			fmt.Fprintf(&out, "%s:%d ", clob.PriceText(l.Price, mk.Ticks), l.Size)
+			total += l.Size
+		}
+		out.WriteString("| ")
+	}
+	for _, o := range m.orders {
+		if o.Mkt == id && o.Status == StatusLive {
+			total -= o.Orig - o.Filled
+		}
+	}
+	if total != 0 {
+		return "book and live orders differ by " + fmt.Sprint(total)
+	}
+	return out.String()
 }
 
 // TestResolveAndRedeem: resolution cancels the market's orders and

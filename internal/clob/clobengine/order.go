@@ -158,19 +158,21 @@ func (m *Machine) check(ts int64, in *OrderInput) (*Order, *clob.Error) {
 	if in.Version == 1 && in.FeeBps < mk.TakerFeeBps {
 		return nil, clob.E(clob.ErrInvalidOrderPayload)
 	}
-	num := coll * mk.Ticks
+	g := mk.GridTicks() // the public grid; prices are kept on mk.Ticks, a multiple of it
+	num := coll * g
 	p := num / size
 	if num%size != 0 {
 		if in.Type == "GTC" || in.Type == "GTD" {
-			return nil, clob.E(clob.ErrTickSize, in.Hash, amount.Micro(coll*1_000_000/size).String(), clob.TickSize(mk.Ticks))
+			return nil, clob.E(clob.ErrTickSize, in.Hash, amount.Micro(coll*1_000_000/size).String(), clob.TickSize(g))
 		}
 		if in.Side == 1 { // a market SELL's worst acceptable price rounds up
 			p++
 		}
 	}
-	if p <= 0 || p >= mk.Ticks {
-		return nil, clob.E(clob.ErrTickSize, in.Hash, amount.Micro(coll*1_000_000/size).String(), clob.TickSize(mk.Ticks))
+	if p <= 0 || p >= g {
+		return nil, clob.E(clob.ErrTickSize, in.Hash, amount.Micro(coll*1_000_000/size).String(), clob.TickSize(g))
 	}
+	p *= mk.Ticks / g
 	if amount.Micro(size) < mk.MinSize {
 		return nil, clob.E(clob.ErrMinSize, in.Hash, amount.Micro(size).String(), mk.MinSize.String())
 	}

@@ -43,6 +43,10 @@ type Trade struct {
 	MakerBuild  string `json:"maker_builder,omitempty"`
 	TakerCode   string `json:"taker_code,omitempty"` // the orders' V2 builder fields
 	MakerCode   string `json:"maker_code,omitempty"`
+	// Ticks is the grid Price and MakerPrice are in (the market's at the
+	// fill; a tick size change rescales the retained trades with it). A
+	// consumer holding a copy prices it with this, not the market's grid.
+	Ticks int64 `json:"ticks,omitempty"`
 }
 
 // settle books one fill of q at the maker's resting book price and returns
@@ -62,7 +66,7 @@ func (m *Machine) settle(ts int64, t, mo *Order, ev book.Event, mk *Market) (str
 		TakerKey: t.APIKey, TakerOut: t.Outcome, MakerOrder: mo.Hash, MakerToken: mo.Token, MakerSide: mo.Side,
 		MakerPrice: pm, MakerAddr: mo.Maker, MakerSigner: mo.Signer, MakerKey: mo.APIKey, MakerOut: mo.Outcome,
 		TakerFeeBps: t.FeeBps, TakerBuild: t.Builder, MakerBuild: mo.Builder,
-		TakerCode: t.Code, MakerCode: mo.Code}
+		TakerCode: t.Code, MakerCode: mo.Code, Ticks: mk.Ticks}
 	m.nextTr++
 	m.trades = append(m.trades, tr)
 	if len(m.trades) >= 2*m.cfg.KeepTrades {

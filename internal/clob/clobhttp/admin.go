@@ -28,6 +28,7 @@ func AdminRoutes(svc *clobsvc.Service) map[string]http.Handler {
 		"POST /admin/clob/sync":              a.handle(a.sync),
 		"POST /admin/clob/resolve":           a.handle(a.resolve),
 		"POST /admin/clob/redeem":            a.handle(a.redeem),
+		"POST /admin/clob/tick-size":         a.handle(a.tickSize),
 		"GET /admin/clob/mode":               http.HandlerFunc(a.getMode),
 		"GET /admin/clob/accounts/{address}": http.HandlerFunc(a.account),
 	}
@@ -46,6 +47,8 @@ type adminReq struct {
 	Signer      string `json:"signer"`
 	// Payouts (resolve): USDC per share of each outcome, decimal strings or numbers.
 	Payouts []json.RawMessage `json:"payouts"`
+	// TickSize (tick-size): "0.1", "0.01", "0.001" or "0.0001", string or number.
+	TickSize json.RawMessage `json:"tick_size"`
 }
 
 // handle decodes the body strictly and writes the command's result.
@@ -178,6 +181,25 @@ func (a *admin) redeem(q *adminReq) (*clobengine.Command, error) {
 	if !validCond(c.Cond) {
 		return nil, clob.E(clob.ErrInvalidMarket)
 	}
+	return c, nil
+}
+
+// tickSize changes a market's tick size: POST /admin/clob/tick-size
+// {condition_id, tick_size} (docs/clob.md "Tick size changes").
+func (a *admin) tickSize(q *adminReq) (*clobengine.Command, error) {
+	c := &clobengine.Command{Op: clobengine.OpTickSize, Cond: lower(q.ConditionID)}
+	if !validCond(c.Cond) {
+		return nil, clob.E(clob.ErrInvalidMarket)
+	}
+	var tick amount.Micro
+	if len(q.TickSize) == 0 || tick.UnmarshalJSON(q.TickSize) != nil {
+		return nil, clob.E(clob.ErrInvalidTickSize)
+	}
+	n, err := clob.TicksOf(tick)
+	if err != nil {
+		return nil, clob.E(clob.ErrInvalidTickSize)
+	}
+	c.Ticks = n
 	return c, nil
 }
 

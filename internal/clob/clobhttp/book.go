@@ -57,7 +57,7 @@ func (h *Handler) summary(mk *clobengine.Market, outcome uint8) bookJSON {
 	bids, asks := mk.Depth(outcome, bookDepth)
 	b := bookJSON{Market: mk.ConditionID, AssetID: mk.Tokens[outcome].ID, Timestamp: strconv.FormatInt(h.svc.Now().UnixMilli(), 10),
 		Bids: make([]level, len(bids)), Asks: make([]level, len(asks)), MinOrderSize: mk.MinSize.String(),
-		TickSize: clob.TickSize(mk.Ticks), NegRisk: mk.NegRisk, LastTradePrice: "0.5"}
+		TickSize: clob.TickSize(mk.GridTicks()), NegRisk: mk.NegRisk, LastTradePrice: "0.5"}
 	for i, l := range bids {
 		b.Bids[len(bids)-1-i] = level{clob.PriceText(l.Price, mk.Ticks), amount.Micro(l.Size).String()}
 	}
@@ -315,7 +315,7 @@ func tokenParam(r *http.Request) string {
 
 func (h *Handler) tickSize(w http.ResponseWriter, r *http.Request) {
 	var t string
-	if h.withToken(w, tokenParam(r), clob.ErrMarketNotFound, func(mk *clobengine.Market, _ uint8) { t = clob.TickSize(mk.Ticks) }) {
+	if h.withToken(w, tokenParam(r), clob.ErrMarketNotFound, func(mk *clobengine.Market, _ uint8) { t = clob.TickSize(mk.GridTicks()) }) {
 		writeJSON(w, http.StatusOK, map[string]json.Number{"minimum_tick_size": json.Number(t)})
 	}
 }

@@ -39,6 +39,7 @@ var unreachable = map[clob.Code]string{
 	clob.ErrMarketNotResolved: "TestMarketResolvesAndRedeems",
 	clob.ErrInvalidPayouts:    "TestMarketResolvesAndRedeems",
 	clob.ErrNothingToRedeem:   "TestMarketResolvesAndRedeems",
+	clob.ErrInvalidTickSize:   "TestTickSizeChangeReachesSocketsAndOrders",
 }
 
 // TestErrorContract reaches every reachable message of the contract's

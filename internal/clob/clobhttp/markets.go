@@ -137,7 +137,7 @@ func toMarketJSON(mk *clobengine.Market) marketJSON {
 	}
 	return marketJSON{EnableOrderBook: true, Active: mk.Active, Closed: mk.Closed, Archived: mk.Archived,
 		AcceptingOrders: mk.Accepting, MinimumOrderSize: json.Number(mk.MinSize.String()),
-		MinimumTickSize: json.Number(clob.TickSize(mk.Ticks)), ConditionID: mk.ConditionID, QuestionID: mk.QuestionID,
+		MinimumTickSize: json.Number(clob.TickSize(mk.GridTicks())), ConditionID: mk.ConditionID, QuestionID: mk.QuestionID,
 		Question: mk.Question, Description: mk.Description, MarketSlug: mk.Slug, EndDateISO: end,
 		SecondsDelay: mk.SecondsDelay, MakerBaseFee: mk.MakerFeeBps, TakerBaseFee: mk.TakerFeeBps, NegRisk: mk.NegRisk,
 		NegRiskMarketID: mk.NegRiskID, Icon: mk.Icon, Image: mk.Image,
@@ -261,7 +261,7 @@ func (h *Handler) clobMarket(w http.ResponseWriter, r *http.Request) {
 	if err := h.svc.View(func(m *clobengine.Machine) {
 		if mk := m.MarketByCond(cond); mk != nil {
 			out = &info{R: nil, T: []tok{{mk.Tokens[0].ID, mk.Tokens[0].Outcome}, {mk.Tokens[1].ID, mk.Tokens[1].Outcome}},
-				MOS: json.Number(mk.MinSize.String()), MTS: json.Number(clob.TickSize(mk.Ticks)), MBF: mk.MakerFeeBps,
+				MOS: json.Number(mk.MinSize.String()), MTS: json.Number(clob.TickSize(mk.GridTicks())), MBF: mk.MakerFeeBps,
 				TBF: mk.TakerFeeBps, NR: mk.NegRisk}
 			out.FD.R, out.FD.E, out.FD.TO = "0", "0", true
 		}

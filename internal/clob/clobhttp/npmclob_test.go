@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"pmx/internal/clob/clobengine"
+	"pmx/internal/clob/clobsvc"
 	"pmx/internal/npmtest"
 )
 
@@ -38,8 +39,9 @@ func TestOfficialCLOBClients(t *testing.T) {
 
 // TestOfficialClientFollowsTheMarketSocket runs clients/clob-ws.test.mjs: the
 // official @polymarket/client subscribes to /ws/market with its own message
-// and must parse the book snapshot and the price changes that follow
-// (operator orders placed and cancelled while it listens).
+// and must parse the book snapshot, the price changes and the tick size
+// changes that follow (operator orders placed and cancelled, and the tick
+// size moved, while it listens).
 func TestOfficialClientFollowsTheMarketSocket(t *testing.T) {
 	node, dir := npmtest.MustNode(t), npmtest.MustClients(t)
 	x := newExchange(t, "", nil, "enforce")
@@ -62,9 +64,31 @@ func TestOfficialClientFollowsTheMarketSocket(t *testing.T) {
 			o := order(i, 30)
 			x.svc.Submit(&clobengine.Command{Op: clobengine.OpPlace, Orders: []clobengine.OrderInput{o}})
 			x.svc.Submit(&clobengine.Command{Op: clobengine.OpCancel, Addr: mm, IDs: []string{o.Hash}})
+			if i%5 == 0 { // and tick size changes: 0.001, 0.01, ...
+				x.svc.Submit(&clobengine.Command{Op: clobengine.OpTickSize, Cond: condA, Ticks: []int64{1000, 100}[i/5%2]})
+			}
 		}
 	}()
 	defer func() { close(stop); <-done }()
 	npmtest.MustRun(t, node, dir, []string{"PMX_CLOB_URL=" + x.srv.URL, "PMX_CLOB_WS_MARKET=ws" + strings.TrimPrefix(x.srv.URL, "http") + "/ws/market",
 		"PMX_TOKEN_YES=" + yesA}, "--experimental-websocket", "--test", "clob-ws.test.mjs")
+}
+
+// TestOfficialClientFollowsTheUserSocket runs clients/clob-user-ws.test.mjs:
+// two secure @polymarket/client instances authenticate, subscribe to
+// /ws/user with their API credentials, cross two limit orders with the
+// client's own placeLimitOrder, and must parse the order events (PLACEMENT,
+// UPDATE) and the trade's MATCHED, MINED and CONFIRMED events with the
+// client's strict schemas.
+func TestOfficialClientFollowsTheUserSocket(t *testing.T) {
+	node, dir := npmtest.MustNode(t), npmtest.MustClients(t)
+	x := newExchangeGated(t, "", nil, "enforce", nil, func(o *clobsvc.Options) { o.ChainDelay = 200 * time.Millisecond })
+	for _, k := range []string{ // Anvil #8 and #9, as in the script
+		"dbda1821b80551c9d65939329250298aa3472ba22feea921c0cf5d620ea67b97",
+		"2a871d0798f97d79848a013d4936a73bf4cc922c825d33c1cf7073dff6d409c6",
+	} {
+		x.fund(t, newWallet(t, k).addr, 1000, 100)
+	}
+	npmtest.MustRun(t, node, dir, []string{"PMX_CLOB_URL=" + x.srv.URL, "PMX_CLOB_WS_USER=ws" + strings.TrimPrefix(x.srv.URL, "http") + "/ws/user",
+		"PMX_MARKET=" + condA, "PMX_TOKEN_YES=" + yesA}, "--experimental-websocket", "--test", "clob-user-ws.test.mjs")
 }

@@ -79,11 +79,12 @@ func (s *Service) quoteRound(round uint64, o MarketMakerOptions) error {
 				continue
 			}
 			h := keccak.String(mk.ConditionID)
-			mid := mk.Ticks/5 + int64(h[0])%(mk.Ticks*3/5) // 0.2 .. 0.8, fixed per market
+			g := mk.GridTicks()              // quotes must be on the public grid
+			mid := g/5 + int64(h[0])%(g*3/5) // 0.2 .. 0.8, fixed per market
 			if lt := mk.Last[0]; lt.Price > 0 {
-				mid = lt.Price
+				mid = lt.Price * g / mk.Ticks
 			}
-			targets = append(targets, quoteTarget{mk.ConditionID, mk.Tokens[0].ID, mk.Ticks, mid, int64(mk.MinSize)})
+			targets = append(targets, quoteTarget{mk.ConditionID, mk.Tokens[0].ID, g, mid, int64(mk.MinSize)})
 		}
 	}); err != nil {
 		return err

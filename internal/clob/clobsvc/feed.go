@@ -215,7 +215,11 @@ func (s *Service) fillEvents(out []ledger.Event, env func(string) ledger.Event, 
 	tx := clobengine.TxHash(t.ID)
 	size := amount.Micro(t.Size)
 	fee := amount.Micro(t.Fee / clobengine.Unit)
-	price := func(ticks int64) amount.Micro { return amount.Micro(ticks * 1_000_000 / ti.Ticks) }
+	grid := ti.Ticks
+	if t.Ticks > 0 { // the fill's own grid: a tick size change may have moved the market's since
+		grid = t.Ticks
+	}
+	price := func(ticks int64) amount.Micro { return amount.Micro(ticks * 1_000_000 / grid) }
 	add := func(e ledger.Event) { out = append(out, e) }
 	set := func(kind ledger.Kind, user string) {
 		e := env(tx)

@@ -7,6 +7,7 @@ import (
 
 	"pmx/internal/amount"
 	"pmx/internal/catalog/catalog"
+	"pmx/internal/clob/clob"
 	"pmx/internal/clob/clobengine"
 )
 
@@ -68,22 +69,34 @@ func (b *BookLive) Live(ctx context.Context, conds []string) (map[string]catalog
 	// While the engine replays (425), the data store's figures stand alone.
 	_ = s.View(func(m *clobengine.Machine) {
 		for _, c := range conds {
-			mk := m.MarketByCond(c)
-			if mk == nil {
-				continue
+			if mk := m.MarketByCond(c); mk != nil {
+				out[c] = WithTop(out[c], TopOf(mk))
 			}
-			bid, ask, liq := BookFigures(mk)
-			if bid == 0 && ask == amount.One && mk.Last == [2]clobengine.LastTrade{} {
-				// Never quoted or traded here: the catalog's own figures
-				// stand, as on a read node (docs/clob.md "Catalog live fields").
-				continue
-			}
-			l := out[c]
-			l.BestBid, l.BestAsk, l.Liquidity = &bid, &ask, &liq
-			out[c] = l
 		}
 	})
 	return out, nil
+}
+
+// TopOf is a market's book top (BookFigures, its tick size, and whether it
+// was ever quoted or traded).
+func TopOf(mk *clobengine.Market) clob.BookTop {
+	bid, ask, liq := BookFigures(mk)
+	return clob.BookTop{Cond: mk.ConditionID, BestBid: bid, BestAsk: ask, Liquidity: liq,
+		Tick:   amount.Micro(amount.Scale / mk.GridTicks()),
+		Quoted: bid != 0 || ask != amount.One || mk.Last != [2]clobengine.LastTrade{}}
+}
+
+// WithTop lays a market's book top over its data store figures: the tick
+// size always; the book fields once the market was quoted or traded (before
+// that the catalog's own figures stand, docs/clob.md "Catalog live fields").
+func WithTop(l catalog.Live, t clob.BookTop) catalog.Live {
+	tick := t.Tick
+	l.TickSize = &tick
+	if t.Quoted {
+		bid, ask, liq := t.BestBid, t.BestAsk, t.Liquidity
+		l.BestBid, l.BestAsk, l.Liquidity = &bid, &ask, &liq
+	}
+	return l
 }
 
 // BookFigures are a market's book figures in its first outcome's terms:

@@ -61,6 +61,11 @@ type Options struct {
 	// AutoRedeem is how long after a market's resolution its remaining
 	// holders are redeemed automatically; default 1 h, <0 never.
 	AutoRedeem time.Duration
+	// BookTops, when set, receives the markets' book tops whose figures
+	// changed, at most once per BookTopsEvery (default 250 ms) and once more
+	// at Close: what PostgreSQL read nodes show (booktops.go).
+	BookTops      BookTopSink
+	BookTopsEvery time.Duration
 }
 
 // Service is the running exchange.
@@ -173,6 +178,10 @@ func (s *Service) start() {
 	}
 	s.wg.Add(1)
 	go s.loop()
+	if s.opt.BookTops != nil {
+		s.wg.Add(1)
+		go s.publishTops()
+	}
 }
 
 // Ready is closed once the engine has replayed and the initial market sync
@@ -230,7 +239,7 @@ func (s *Service) Submit(c *clobengine.Command) (clobengine.Result, error) {
 	}
 	r := res.Events[0]
 	s.bookVer.Add(1)
-	if c.Op == clobengine.OpMarket && r.Err == nil {
+	if (c.Op == clobengine.OpMarket || c.Op == clobengine.OpTickSize) && r.Err == nil {
 		s.refreshIndex()
 	}
 	return r, nil

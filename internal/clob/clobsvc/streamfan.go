@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"pmx/internal/amount"
+	"pmx/internal/clob/clob"
 	"pmx/internal/clob/clobengine"
 	"pmx/internal/exchange/engine"
 )
@@ -116,6 +117,7 @@ func (f *fan) batch(batch []engine.Applied[clobengine.Result]) {
 	var evs []orderEvent
 	var fills []clobengine.Trade
 	var fillTS []int64
+	var ticks []tickChange
 	touched := map[uint32]bool{}
 	hashes := map[string]bool{}
 	// fill applies one fill to a followed order and returns its event (its
@@ -162,9 +164,13 @@ func (f *fan) batch(batch []engine.Applied[clobengine.Result]) {
 			for _, id := range r.Canceled {
 				evs = append(evs, f.cancellation(id, a.TS))
 			}
+			if tc := r.TickChange; tc != nil {
+				ticks = append(ticks, tickChange{*tc, a.TS})
+				touched[tc.Mkt] = true
+			}
 		}
 	}
-	if len(evs) == 0 {
+	if len(evs) == 0 && len(ticks) == 0 {
 		return
 	}
 	if f.s.StreamSessions() == 0 { // nobody listens: no read, nothing kept
@@ -241,8 +247,30 @@ func (f *fan) batch(batch []engine.Applied[clobengine.Result]) {
 	for i := range fills {
 		traded[fills[i].Mkt] = true
 	}
+	for _, tc := range ticks { // then the book on the new grid
+		f.tickSizeChange(seq, &tc, views[tc.Mkt])
+		traded[tc.Mkt] = true
+	}
 	for id, v := range views {
 		f.marketFrames(seq, v, traded[id], ts)
+	}
+}
+
+// tickChange is a tick size change and the time of its command.
+type tickChange struct {
+	clobengine.TickChange
+	ts int64
+}
+
+// tickSizeChange sends tick_size_change to the followers of each token.
+func (f *fan) tickSizeChange(seq uint64, tc *tickChange, v *marketView) {
+	for o := range 2 {
+		if len(f.marketSessions(v, o)) == 0 {
+			continue
+		}
+		b, _ := json.Marshal(tickSizeChangeFrame{EventType: "tick_size_change", AssetID: v.tokens[o], Market: v.cond,
+			OldTickSize: clob.TickSize(tc.Old), NewTickSize: clob.TickSize(tc.New), Timestamp: strconv.FormatInt(tc.ts, 10)})
+		f.pushMarket(seq, v, o, b)
 	}
 }
 
@@ -264,7 +292,7 @@ func (f *fan) lastTrade(seq uint64, t *clobengine.Trade, v *marketView, ts int64
 			return
 		}
 		b, _ := json.Marshal(lastTradeFrame{AssetID: token, EventType: "last_trade_price",
-			FeeRateBps: strconv.FormatInt(t.TakerFeeBps, 10), Market: v.cond, Price: v.price(p),
+			FeeRateBps: strconv.FormatInt(t.TakerFeeBps, 10), Market: v.cond, Price: v.tradePrice(t, p),
 			Side: clobengine.SideName(side), Size: amount.Micro(t.Size).String(), Timestamp: strconv.FormatInt(ts, 10),
 			TransactionHash: clobengine.TxHash(t.ID)})
 		f.pushMarket(seq, v, o, b)

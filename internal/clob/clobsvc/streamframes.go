@@ -55,6 +55,16 @@ type priceChange struct {
 	BestAsk string `json:"best_ask"`
 }
 
+// tickSizeChangeFrame is the market channel's tick_size_change.
+type tickSizeChangeFrame struct {
+	EventType   string `json:"event_type"`
+	AssetID     string `json:"asset_id"`
+	Market      string `json:"market"`
+	OldTickSize string `json:"old_tick_size"`
+	NewTickSize string `json:"new_tick_size"`
+	Timestamp   string `json:"timestamp"`
+}
+
 type priceChangeFrame struct {
 	Market       string        `json:"market"`
 	PriceChanges []priceChange `json:"price_changes"`
@@ -142,7 +152,8 @@ type marketView struct {
 	cond    string
 	tokens  [2]string
 	labels  [2]string
-	ticks   int64
+	ticks   int64 // the grid prices are kept in
+	grid    int64 // the public tick grid
 	minSize string
 	negRisk bool
 	last    [2]clobengine.LastTrade
@@ -154,7 +165,7 @@ type marketView struct {
 // viewMarket reads mk; its books only with depth (a market nobody follows
 // needs its identity only, for user frames).
 func viewMarket(mk *clobengine.Market, depth bool) *marketView {
-	v := &marketView{id: mk.ID, cond: mk.ConditionID, ticks: mk.Ticks, minSize: mk.MinSize.String(), negRisk: mk.NegRisk,
+	v := &marketView{id: mk.ID, cond: mk.ConditionID, ticks: mk.Ticks, grid: mk.GridTicks(), minSize: mk.MinSize.String(), negRisk: mk.NegRisk,
 		last: mk.Last, depth: depth}
 	for o := range 2 {
 		v.tokens[o], v.labels[o] = mk.Tokens[o].ID, mk.Tokens[o].Outcome
@@ -167,11 +178,20 @@ func viewMarket(mk *clobengine.Market, depth bool) *marketView {
 
 func (v *marketView) price(p int64) string { return clob.PriceText(p, v.ticks) }
 
+// tradePrice prints a price of trade t in t's own grid (a tick size change
+// may have refined the market's since the fill).
+func (v *marketView) tradePrice(t *clobengine.Trade, p int64) string {
+	if t.Ticks > 0 {
+		return clob.PriceText(p, t.Ticks)
+	}
+	return v.price(p)
+}
+
 // summary is outcome o's book summary at ts (ms), hashed.
 func (v *marketView) summary(o int, ts int64) bookSummary {
 	b := bookSummary{Market: v.cond, AssetID: v.tokens[o], Timestamp: strconv.FormatInt(ts, 10),
 		Bids: levels(v, v.bids[o]), Asks: levels(v, v.asks[o]), MinOrderSize: v.minSize,
-		TickSize: clob.TickSize(v.ticks), NegRisk: v.negRisk, LastTradePrice: "0.5"}
+		TickSize: clob.TickSize(v.grid), NegRisk: v.negRisk, LastTradePrice: "0.5"}
 	if lt := v.last[o]; lt.Price > 0 {
 		b.LastTradePrice = v.price(lt.Price)
 	}
@@ -291,12 +311,12 @@ func (oc *orderCopy) frame(e *orderEvent) []byte {
 func tradeFrameOf(t *clobengine.Trade, v *marketView, maker bool, st string, upd int64) []byte {
 	f := tradeFrame{EventType: "trade", Type: "TRADE", ID: t.ID, TakerOrderID: t.TakerOrder, Market: v.cond,
 		AssetID: t.TakerToken, Side: clobengine.SideName(t.TakerSide), Size: amount.Micro(t.Size).String(),
-		Price: v.price(t.Price), FeeRateBps: strconv.FormatInt(t.TakerFeeBps, 10), Status: st,
+		Price: v.tradePrice(t, t.Price), FeeRateBps: strconv.FormatInt(t.TakerFeeBps, 10), Status: st,
 		MatchTime: strconv.FormatInt(t.Time/1000, 10), LastUpdate: strconv.FormatInt(upd/1000, 10),
 		Outcome: v.labels[t.TakerOut], Owner: t.TakerKey, TradeOwner: t.TakerKey, MakerAddress: t.TakerMaker,
 		TraderSide: "TAKER", Timestamp: strconv.FormatInt(upd/1000, 10),
 		MakerOrders: []makerOrderFrame{{OrderID: t.MakerOrder, Owner: t.MakerKey, MakerAddress: t.MakerAddr,
-			MatchedAmount: amount.Micro(t.Size).String(), Price: v.price(t.MakerPrice), FeeRateBps: "0",
+			MatchedAmount: amount.Micro(t.Size).String(), Price: v.tradePrice(t, t.MakerPrice), FeeRateBps: "0",
 			AssetID: t.MakerToken, Outcome: v.labels[t.MakerOut], Side: clobengine.SideName(t.MakerSide)}}}
 	if maker {
 		f.Owner, f.TradeOwner, f.TraderSide = t.MakerKey, t.MakerKey, "MAKER"
