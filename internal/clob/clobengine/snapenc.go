@@ -181,6 +181,9 @@ func appendTradeJSON(b []byte, t *Trade) []byte {
 	if t.MakerCode != "" {
 		b = jsonString(append(b, `,"maker_code":`...), t.MakerCode)
 	}
+	if t.Ticks != 0 {
+		b = strconv.AppendInt(append(b, `,"ticks":`...), t.Ticks, 10)
+	}
 	return append(b, '}')
 }
 
