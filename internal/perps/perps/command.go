@@ -16,7 +16,7 @@ const (
 	// Operator and engine commands (modes.go); no public route submits them.
 	KConfig      = "config"      // Flight: the in-flight windows from now on
 	KMode        = "mode"        // Mode (+ RetryAfter): exchange-wide trading mode
-	KLiquidating = "liquidating" // Account, On: the account's liquidation flag
+	KLiquidating = "liquidating" // Account, On (+ IID: its isolated position's): the liquidation flag
 )
 
 // Command is one journaled input (record.go: its binary journal record; the
