@@ -73,8 +73,12 @@ type Machine struct {
 	pend    []uint64           // in-flight order ids (Due > 0)
 	mods    steps[*PendingMod] // pending modifies (pendmod.go)
 	ccs     steps[*COIDWait]   // cancels-by-coid waiting for a create (coidwait.go)
-	trig    []uint64           // live TP/SL legs in oid order (tpsl.go; rebuilt on restore)
-	newLegs []legSpec          // the bracket legs place attaches to its entry (tpsl.go)
+	// TP/SL leg indexes (tpslindex.go; not state, rebuilt on restore)
+	legsOf   map[string][]uint64
+	trigs    map[uint32]*trigIndex
+	armedAt  map[legKey][]uint64
+	legDirty map[legKey]bool
+	newLegs  []legSpec // the bracket legs place attaches to its entry (tpsl.go)
 
 	mo money // withdrawals and transfers (withdraw.go)
 
@@ -121,7 +125,7 @@ func (m *Machine) reset() {
 	m.insurance, m.nextFund, m.fundPos = 0, 1, nil
 	m.safeCache = nil // its entries point at the accounts being replaced
 	m.pend = nil
-	m.trig = nil
+	m.resetLegIndex()
 	m.fl = m.initialFlight()
 	m.mode, m.modeRetry = "", 0
 	m.mods = steps[*PendingMod]{next: 1}
