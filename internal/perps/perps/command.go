@@ -83,6 +83,8 @@ type OrderReq struct {
 	TrKind   string `json:"tpsl,omitempty"`
 	TrMarket bool   `json:"trm,omitempty"`
 	Grp      string `json:"grp,omitempty"`
+	TrSlip   uint64 `json:"slip,omitempty"`   // tr.slip_bps (0: the instrument's default)
+	TrParent uint64 `json:"parent,omitempty"` // tr.parent_oid: attach to this resting order
 }
 
 // ModifyReq is one modify item: OID or COID, new price and new total qty.

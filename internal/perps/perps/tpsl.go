@@ -23,6 +23,7 @@ const (
 	StPositionClosed  = "position_closed"
 	StPositionFlipped = "position_flipped"
 	StROInvalidAtTrig = "reduce_only_invalid_at_trigger"
+	StExpired         = "expired" // the leg's instrument settled: it can never fire
 	ErrOrderHasTPSL   = "order_has_tpsl"
 )
 
@@ -37,6 +38,11 @@ type TPSL struct {
 	Parent uint64 `json:"parent,omitempty"`
 	Sib    uint64 `json:"sib,omitempty"`
 	Child  uint64 `json:"child,omitempty"`
+	// Slip is the market exit's slippage limit in bps as sent (0: the
+	// instrument's default, the price band); Attached: attached to a
+	// resting order by parent_oid (shown only then).
+	Slip     int64 `json:"slip,omitempty"`
+	Attached bool  `json:"att,omitempty"`
 }
 
 // TPSLData is OrderData.tpsl.
@@ -46,6 +52,7 @@ type TPSLData struct {
 	TrP       string `json:"trp"`
 	ParentOID uint64 `json:"parent_oid,omitempty"`
 	ArmedQty  string `json:"armed_qty,omitempty"`
+	SlipBps   *int64 `json:"slip_bps,omitempty"` // market legs
 }
 
 func hasTPSL(rs []OrderReq) bool {
@@ -61,16 +68,21 @@ func hasTPSL(rs []OrderReq) bool {
 type legSpec struct {
 	r            *OrderReq
 	trig, ticks  int64
+	slip         int64
 	market       bool
 	kind, errStr string
 }
 
 // parseLeg validates a leg's trigger and exit price on instrument in.
 func (m *Machine) parseLeg(r *OrderReq, scope string) legSpec {
-	l := legSpec{r: r, kind: r.TrKind, market: r.TrMarket}
+	l := legSpec{r: r, kind: r.TrKind, market: r.TrMarket, slip: int64(min(r.TrSlip, MaxSlipBps+1))}
 	in := m.inst[r.IID]
 	switch {
 	case !r.TR || r.TIF != nil || r.PO:
+		l.errStr = "invalid_command"
+	case r.TrSlip > MaxSlipBps, r.TrSlip > 0 && !r.TrMarket: // slippage bounds a market exit only
+		l.errStr = "invalid_command"
+	case (scope == "attach") != (r.TrParent != 0):
 		l.errStr = "invalid_command"
 	case r.TrKind != "tp" && r.TrKind != "sl":
 		l.errStr = "invalid_command"
@@ -132,7 +144,11 @@ func (m *Machine) placeTPSL(a *Account, rs []OrderReq, ts int64, ev *Event) {
 	var legs []legSpec
 	switch grp {
 	case "order":
-		if rs[0].TR || len(rs) < 2 || len(rs) > 3 {
+		if rs[0].TR {
+			m.attachTPSL(a, rs, ts, ev)
+			return
+		}
+		if len(rs) < 2 || len(rs) > 3 {
 			all("invalid_command")
 			return
 		}
@@ -140,6 +156,9 @@ func (m *Machine) placeTPSL(a *Account, rs []OrderReq, ts int64, ev *Event) {
 			l := m.parseLeg(&rs[i], grp)
 			if l.errStr == "" && (kinds[l.kind] || rs[i].IID != rs[0].IID || rs[i].Buy == rs[0].Buy) {
 				l.errStr = "invalid_command"
+			}
+			if l.errStr == "" && m.legCOIDInUse(a, rs[i].C) {
+				l.errStr = "duplicate_order"
 			}
 			if l.errStr != "" {
 				all(l.errStr)
@@ -170,6 +189,9 @@ func (m *Machine) placeTPSL(a *Account, rs []OrderReq, ts int64, ev *Event) {
 			l := m.parseLeg(&rs[i], grp)
 			if l.errStr == "" {
 				l.errStr = m.positionLegErr(a, &rs[i], l, kinds)
+			}
+			if l.errStr == "" && m.legCOIDInUse(a, rs[i].C) {
+				l.errStr = "duplicate_order"
 			}
 			if l.errStr != "" {
 				all(l.errStr)
@@ -237,7 +259,7 @@ func (m *Machine) newLeg(a *Account, l legSpec, scope string, parent uint64, ts 
 	}
 	o := &Order{OID: m.nextOID, IID: l.r.IID, Account: a.Addr, Buy: l.r.Buy, Ticks: l.ticks, TIF: tif, Reduce: true,
 		COID: l.r.C, Status: StUntriggered, Created: ts, Updated: ts,
-		TPSL: &TPSL{Kind: l.kind, Scope: scope, Trig: l.trig, Market: l.market, Parent: parent}}
+		TPSL: &TPSL{Kind: l.kind, Scope: scope, Trig: l.trig, Market: l.market, Parent: parent, Slip: l.slip}}
 	m.nextOID++
 	m.orders[o.OID] = o
 	m.legAdded(o)
@@ -431,6 +453,9 @@ func (m *Machine) fireLeg(l *Order, ts int64, ev *Event, fired *bool) bool {
 	}
 	o := &Order{OID: m.nextOID, IID: l.IID, Account: a.Addr, Buy: l.Buy, Ticks: l.Ticks, Lots: lots, TIF: l.TIF,
 		Reduce: true, Status: StOpen, Created: ts, Updated: ts, Leg: l.OID}
+	if l.TPSL.Market && l.TPSL.Slip > 0 {
+		o.Ticks = m.slipLimit(in, l.Buy, l.TPSL.Slip, mark)
+	}
 	m.nextOID++
 	m.orders[o.OID] = o
 	a.Open[o.OID] = true
@@ -456,7 +481,13 @@ func (m *Machine) tpslData(o *Order) *TPSLData {
 	}
 	g := m.inst[o.IID].grid()
 	d := &TPSLData{Kind: o.TPSL.Kind, Scope: o.TPSL.Scope, TrP: g.FormatPrice(fixedPrice(o.TPSL.Trig)),
-		ParentOID: o.TPSL.Parent, ArmedQty: g.FormatQty(fixedQty(o.Lots))}
+		ArmedQty: g.FormatQty(fixedQty(o.Lots))}
+	if o.TPSL.Attached { // perps.md §9.3: omitted when created with its entry
+		d.ParentOID = o.TPSL.Parent
+	}
+	if o.TPSL.Market {
+		d.SlipBps = &o.TPSL.Slip
+	}
 	if o.TPSL.Scope == "position" {
 		d.ArmedQty = "0"
 	}
