@@ -82,6 +82,8 @@ type Machine struct {
 
 	mo money // withdrawals and transfers (withdraw.go)
 
+	adl adlCache // adl_index by position (adlcache.go; not state)
+
 	histQ   []*Account // accounts whose equity this Apply samples (history.go; not state)
 	histGen uint64
 	codes   map[string]string // invite code → owner (referral.go; not state, rebuilt on use)
@@ -126,6 +128,7 @@ func (m *Machine) reset() {
 	m.safeCache = nil // its entries point at the accounts being replaced
 	m.pend = nil
 	m.resetLegIndex()
+	m.adl.reset()
 	m.fl = m.initialFlight()
 	m.mode, m.modeRetry = "", 0
 	m.mods = steps[*PendingMod]{next: 1}
@@ -218,6 +221,7 @@ func (m *Machine) Apply(seq uint64, ts int64, cmd []byte, out []Event) []Event {
 	default:
 		ev.Err = "invalid_command"
 	}
+	m.refreshADL(c, &ev)
 	m.recordHistory(prevTS, ts, &ev)
 	m.finishBBOs(&ev)
 	m.audit()
