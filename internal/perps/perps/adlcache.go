@@ -20,17 +20,59 @@ import (
 //     (posFill), a balance change (the history's sample queue: fills,
 //     funding, fee shares, deposits, transfers, withdrawals), the acting
 //     account (margin, leverage), a liquidation flag set or cleared.
+//
+// A re-rank is incremental when the mark did not move: only the touched
+// holders are re-scored and moved in their side's sorted queue (the others'
+// scores depend on their own position, equity and the mark alone), then
+// the instrument's buckets are rewritten. A mark move re-scores every
+// holder.
 type adlCache struct {
 	bucket  map[uint32]map[uint64]int8 // instrument → account id → adl_index of the ranked
-	mark    map[uint32]int64           // the mark each ranking was computed at
+	rank    map[uint32]*adlRank        // instrument → its queues
 	hold    map[uint32]map[uint64]bool // instrument → accounts with a position there
 	touched map[uint64]bool            // accounts whose inputs moved in this Apply
-	dirty   map[uint32]bool            // instruments to re-rank in this Apply
+	changed map[uint32]map[uint64]bool // instrument → its holders (or former) to re-score
+	partial int                        // incremental re-ranks so far (tests)
+}
+
+// adlRank is one instrument's two queues, best first (score descending,
+// then account id): side 0 the shorts (deleveraged when a long closes),
+// side 1 the longs.
+type adlRank struct {
+	side   [2][]adlEntry
+	where  map[uint64]adlEntry // account id → its entry
+	mark   int64               // the mark the scores were computed at
+	failed bool                // the last full ranking could not value a holder
+}
+
+type adlEntry struct {
+	score int64
+	id    uint64
+	side  int8
+}
+
+func entryCmp(x, y adlEntry) int {
+	switch {
+	case x.score > y.score:
+		return -1
+	case x.score < y.score:
+		return 1
+	}
+	return cmpU64(x.id, y.id)
 }
 
 func (x *adlCache) reset() {
-	*x = adlCache{bucket: map[uint32]map[uint64]int8{}, mark: map[uint32]int64{}, hold: map[uint32]map[uint64]bool{},
-		touched: map[uint64]bool{}, dirty: map[uint32]bool{}}
+	*x = adlCache{bucket: map[uint32]map[uint64]int8{}, rank: map[uint32]*adlRank{}, hold: map[uint32]map[uint64]bool{},
+		touched: map[uint64]bool{}, changed: map[uint32]map[uint64]bool{}}
+}
+
+func (x *adlCache) change(iid uint32, aid uint64) {
+	c := x.changed[iid]
+	if c == nil {
+		c = map[uint64]bool{}
+		x.changed[iid] = c
+	}
+	c[aid] = true
 }
 
 // adlTouch notes that a's ranking inputs moved (a flag, an allocation).
@@ -41,7 +83,7 @@ func (m *Machine) posMoved(a *Account, iid uint32) {
 	m.legPosMoved(a, iid) // tpslindex.go
 	x := &m.adl
 	x.touched[a.ID] = true
-	x.dirty[iid] = true
+	x.change(iid, a.ID)
 	h := x.hold[iid]
 	if p := a.Positions[iid]; p != nil && p.Size != 0 {
 		if h == nil {
@@ -80,9 +122,17 @@ func (m *Machine) refreshADL(c *Command, ev *Event) {
 	for i := range ev.Withdrawals {
 		touch(ev.Withdrawals[i].Account)
 	}
+	var full map[uint32]bool
 	for _, iid := range m.instIDs {
-		if mk := m.mark(m.inst[iid]); mk != x.mark[iid] {
-			x.dirty[iid] = true
+		r := x.rank[iid]
+		if r == nil || m.mark(m.inst[iid]) != r.mark || r.failed {
+			if r == nil && len(x.hold[iid]) == 0 && len(x.changed[iid]) == 0 {
+				continue // nothing to rank yet
+			}
+			if full == nil {
+				full = map[uint32]bool{}
+			}
+			full[iid] = true
 			for aid := range x.hold[iid] { // their other instruments: cross equity moved
 				if a := m.byID[aid]; len(a.Positions) > 1 {
 					x.touched[aid] = true
@@ -94,58 +144,115 @@ func (m *Machine) refreshADL(c *Command, ev *Event) {
 		if a := m.byID[aid]; a != nil {
 			for iid, p := range a.Positions {
 				if p.Size != 0 {
-					x.dirty[iid] = true
+					x.change(iid, aid)
 				}
 			}
 		}
 	}
 	clear(x.touched)
-	if len(x.dirty) == 0 {
+	if len(x.changed) == 0 && len(full) == 0 {
 		return
 	}
-	var mk risk.Markets
-	for iid := range x.dirty {
-		mk = m.rankInto(iid, mk)
+	mk := m.allMarkets(nil)
+	for iid := range full {
+		m.rankInto(iid, mk)
+		delete(x.changed, iid)
 	}
-	clear(x.dirty)
+	for iid, ids := range x.changed {
+		m.rerank(iid, ids, mk)
+	}
+	clear(x.changed)
 }
 
-// rankInto recomputes iid's buckets over its holders (both sides). mk is
-// every market, built once per refresh.
-func (m *Machine) rankInto(iid uint32, mk risk.Markets) risk.Markets {
-	x := &m.adl
-	in := m.inst[iid]
-	if in == nil {
-		return mk
+// rerank moves the given accounts in iid's queues (the mark unchanged).
+func (m *Machine) rerank(iid uint32, ids map[uint64]bool, mk risk.Markets) {
+	r := m.adl.rank[iid]
+	if r == nil {
+		m.rankInto(iid, mk)
+		return
 	}
-	if mk == nil {
-		mk = m.allMarkets(nil)
+	m.adl.partial++
+	for aid := range ids {
+		if e, ok := r.where[aid]; ok {
+			q := r.side[e.side]
+			if i, found := slices.BinarySearchFunc(q, e, entryCmp); found {
+				r.side[e.side] = slices.Delete(q, i, i+1)
+			}
+			delete(r.where, aid)
+		}
+		a := m.byID[aid]
+		p := a.Positions[iid]
+		if p == nil || p.Size == 0 || a.Liquidating || r.mark <= 0 {
+			continue
+		}
+		side := int8(0)
+		if p.Size > 0 {
+			side = 1
+		}
+		ranked, err := m.rankHolders(iid, side == 0, []uint64{aid}, mk)
+		if err != nil {
+			m.rankInto(iid, mk)
+			return
+		}
+		if len(ranked) == 1 {
+			e := adlEntry{score: ranked[0].Score, id: aid, side: side}
+			i, _ := slices.BinarySearchFunc(r.side[side], e, entryCmp)
+			r.side[side] = slices.Insert(r.side[side], i, e)
+			r.where[aid] = e
+		}
 	}
-	x.mark[iid] = mk[iid].Mark
-	b := x.bucket[iid]
+	m.adlBuckets(iid, r)
+}
+
+// adlBuckets rewrites iid's buckets from its queues.
+func (m *Machine) adlBuckets(iid uint32, r *adlRank) {
+	b := m.adl.bucket[iid]
 	if b == nil {
 		b = map[uint64]int8{}
-		x.bucket[iid] = b
+		m.adl.bucket[iid] = b
 	}
 	clear(b)
-	if mk[iid].Mark <= 0 {
-		return mk
+	for _, q := range r.side {
+		for i, e := range q {
+			if k := risk.ADLBucket(i, len(q)); k > 0 {
+				b[e.id] = int8(k)
+			}
+		}
+	}
+}
+
+// rankInto re-scores every holder of iid (both sides). mk is every
+// market, built once per refresh.
+func (m *Machine) rankInto(iid uint32, mk risk.Markets) {
+	x := &m.adl
+	if m.inst[iid] == nil {
+		return
+	}
+	r := &adlRank{where: map[uint64]adlEntry{}, mark: mk[iid].Mark}
+	x.rank[iid] = r
+	defer m.adlBuckets(iid, r)
+	if r.mark <= 0 {
+		return
 	}
 	ids := make([]uint64, 0, len(x.hold[iid]))
 	for aid := range x.hold[iid] {
 		ids = append(ids, aid)
 	}
 	slices.Sort(ids) // the ranking's order is total; sorted input keeps the work deterministic too
-	for _, closingLong := range []bool{true, false} {
-		ranked, err := m.rankHolders(iid, closingLong, ids, mk)
+	for side := range int8(2) {
+		ranked, err := m.rankHolders(iid, side == 0, ids, mk)
 		if err != nil {
+			r.failed = true
+			r.side[side] = nil
 			continue
 		}
-		for i, r := range ranked {
-			b[r.Acct.ID] = int8(risk.ADLBucket(i, len(ranked)))
+		q := make([]adlEntry, len(ranked))
+		for i, rk := range ranked {
+			q[i] = adlEntry{score: rk.Score, id: rk.Acct.ID, side: side}
+			r.where[q[i].id] = q[i]
 		}
+		r.side[side] = q
 	}
-	return mk
 }
 
 // rankHolders is rankADL over the given holders of iid.
@@ -188,9 +295,9 @@ func (m *Machine) rebuildADL() {
 		}
 	}
 	clear(m.adl.touched)
+	clear(m.adl.changed)
 	mk := m.allMarkets(nil)
 	for _, iid := range m.instIDs {
 		m.rankInto(iid, mk)
 	}
-	clear(m.adl.dirty)
 }

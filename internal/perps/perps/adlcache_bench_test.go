@@ -8,8 +8,9 @@ import (
 // BenchmarkADLIndex: a portfolio's adl_index read from the cache
 // (adlcache.go) against the recomputation from every account it replaced,
 // and the write path's price for it: the refresh after one mark move, which
-// re-ranks the instrument's holders (n accounts, one position each, half
-// long, half short).
+// re-scores every holder of the instrument, and after one holder's balance
+// moved (mark unchanged), which re-scores that holder and rewrites the
+// buckets (n accounts, one position each, half long, half short).
 func BenchmarkADLIndex(b *testing.B) {
 	for _, n := range []int{1000, 10000} {
 		m := New(Config{})
@@ -43,6 +44,14 @@ func BenchmarkADLIndex(b *testing.B) {
 			for b.Loop() {
 				m.inst[1].IndexTicks = marks[i%2]
 				i++
+				m.refreshADL(nil, &ev)
+			}
+		})
+		b.Run(fmt.Sprintf("holders%d/refresh-after-one-account-moves", n), func(b *testing.B) {
+			var ev Event
+			for b.Loop() { // a fill's balance change, the mark unchanged: incremental
+				a.Balance++
+				m.adlTouch(a)
 				m.refreshADL(nil, &ev)
 			}
 		})

@@ -110,8 +110,8 @@ func adlRun(t *testing.T, seed uint64) {
 		}
 		do(Command{Kind: KLiqSweep})
 	}
-	if nonzero == 0 || changes < 50 {
-		t.Fatalf("a vacuous run: %d non-zero readings, %d changes", nonzero, changes)
+	if nonzero == 0 || changes < 50 || m.adl.partial < 100 {
+		t.Fatalf("a vacuous run: %d non-zero readings, %d changes, %d incremental re-ranks", nonzero, changes, m.adl.partial)
 	}
 	var buf bytes.Buffer
 	m.Snapshot(&buf)
@@ -126,5 +126,5 @@ func adlRun(t *testing.T, seed uint64) {
 			}
 		}
 	}
-	t.Logf("seed %d: %d non-zero readings, %d changes", seed, nonzero, changes)
+	t.Logf("seed %d: %d non-zero readings, %d changes, %d incremental re-ranks", seed, nonzero, changes, m.adl.partial)
 }
