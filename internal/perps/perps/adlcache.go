@@ -23,11 +23,10 @@ import (
 //
 // A re-rank is incremental when the mark did not move: only the touched
 // holders are re-scored and moved in their side's sorted queue (the others'
-// scores depend on their own position, equity and the mark alone), then
-// the instrument's buckets are rewritten. A mark move re-scores every
-// holder.
+// scores depend on their own position, equity and the mark alone). A mark
+// move re-scores every holder. A read finds the position's queue entry and
+// compares it with the entries at the three quarter cuts: O(1).
 type adlCache struct {
-	bucket  map[uint32]map[uint64]int8 // instrument → account id → adl_index of the ranked
 	rank    map[uint32]*adlRank        // instrument → its queues
 	hold    map[uint32]map[uint64]bool // instrument → accounts with a position there
 	touched map[uint64]bool            // accounts whose inputs moved in this Apply
@@ -62,7 +61,7 @@ func entryCmp(x, y adlEntry) int {
 }
 
 func (x *adlCache) reset() {
-	*x = adlCache{bucket: map[uint32]map[uint64]int8{}, rank: map[uint32]*adlRank{}, hold: map[uint32]map[uint64]bool{},
+	*x = adlCache{rank: map[uint32]*adlRank{}, hold: map[uint32]map[uint64]bool{},
 		touched: map[uint64]bool{}, changed: map[uint32]map[uint64]bool{}}
 }
 
@@ -153,7 +152,7 @@ func (m *Machine) refreshADL(c *Command, ev *Event) {
 	if len(x.changed) == 0 && len(full) == 0 {
 		return
 	}
-	mk := m.allMarkets(nil)
+	mk := risk.Markets{} // filled by the views as they need markets (viewInto)
 	for iid := range full {
 		m.rankInto(iid, mk)
 		delete(x.changed, iid)
@@ -201,24 +200,23 @@ func (m *Machine) rerank(iid uint32, ids map[uint64]bool, mk risk.Markets) {
 			r.where[aid] = e
 		}
 	}
-	m.adlBuckets(iid, r)
 }
 
-// adlBuckets rewrites iid's buckets from its queues.
-func (m *Machine) adlBuckets(iid uint32, r *adlRank) {
-	b := m.adl.bucket[iid]
-	if b == nil {
-		b = map[uint64]int8{}
-		m.adl.bucket[iid] = b
+// bucket is the adl_index of account aid in r: 3 − ⌊4·rank/n⌋
+// (risk.ADLBucket), the rank compared with the quarter cuts ⌈k·n/4⌉.
+func (r *adlRank) bucket(aid uint64) int {
+	e, ok := r.where[aid]
+	if !ok {
+		return 0
 	}
-	clear(b)
-	for _, q := range r.side {
-		for i, e := range q {
-			if k := risk.ADLBucket(i, len(q)); k > 0 {
-				b[e.id] = int8(k)
-			}
+	q := r.side[e.side]
+	b := 3
+	for k := 1; k <= 3; k++ {
+		if c := (k*len(q) + 3) / 4; c < len(q) && entryCmp(e, q[c]) >= 0 {
+			b--
 		}
 	}
+	return b
 }
 
 // rankInto re-scores every holder of iid (both sides). mk is every
@@ -228,9 +226,8 @@ func (m *Machine) rankInto(iid uint32, mk risk.Markets) {
 	if m.inst[iid] == nil {
 		return
 	}
-	r := &adlRank{where: map[uint64]adlEntry{}, mark: mk[iid].Mark}
+	r := &adlRank{where: map[uint64]adlEntry{}, mark: m.mark(m.inst[iid])}
 	x.rank[iid] = r
-	defer m.adlBuckets(iid, r)
 	if r.mark <= 0 {
 		return
 	}
@@ -296,7 +293,7 @@ func (m *Machine) rebuildADL() {
 	}
 	clear(m.adl.touched)
 	clear(m.adl.changed)
-	mk := m.allMarkets(nil)
+	mk := risk.Markets{}
 	for _, iid := range m.instIDs {
 		m.rankInto(iid, mk)
 	}

@@ -270,7 +270,10 @@ func (m *Machine) adlIndex(a *Account, iid uint32) int {
 	if p := a.Positions[iid]; p == nil || p.Size == 0 || a.Liquidating {
 		return 0
 	}
-	return int(m.adl.bucket[iid][a.ID])
+	if r := m.adl.rank[iid]; r != nil {
+		return r.bucket(a.ID)
+	}
+	return 0
 }
 
 // adlIndexSlow recomputes adlIndex from every account (the cache's
