@@ -151,7 +151,8 @@ func (m *Machine) Apply(seq uint64, ts int64, cmd []byte, out []Event) []Event {
 	c, err := DecodeCommand(cmd)
 	if err != nil {
 		ev.Err = "invalid_command"
-		m.recordHistory(prevTS, ts, &ev) // due steps may have filled
+		m.refreshADL(nil, &ev)           // due steps may have filled
+		m.recordHistory(prevTS, ts, &ev) // (adlcache.go, history.go)
 		m.finishBBOs(&ev)
 		return append(out, ev)
 	}
