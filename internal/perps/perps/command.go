@@ -16,7 +16,7 @@ const (
 	// Operator and engine commands (modes.go); no public route submits them.
 	KConfig      = "config"      // Flight: the in-flight windows from now on
 	KMode        = "mode"        // Mode (+ RetryAfter): exchange-wide trading mode
-	KLiquidating = "liquidating" // Account, On: the account's liquidation flag
+	KLiquidating = "liquidating" // Account, On (+ IID: its isolated position's): the liquidation flag
 )
 
 // Command is one journaled input (record.go: its binary journal record; the
@@ -83,6 +83,8 @@ type OrderReq struct {
 	TrKind   string `json:"tpsl,omitempty"`
 	TrMarket bool   `json:"trm,omitempty"`
 	Grp      string `json:"grp,omitempty"`
+	TrSlip   uint64 `json:"slip,omitempty"`   // tr.slip_bps (0: the instrument's default)
+	TrParent uint64 `json:"parent,omitempty"` // tr.parent_oid: attach to this resting order
 }
 
 // ModifyReq is one modify item: OID or COID, new price and new total qty.

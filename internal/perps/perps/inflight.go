@@ -177,7 +177,7 @@ func (m *Machine) dropPending(oid uint64) {
 // cancel state table, row by row).
 func (m *Machine) cancelInFlight(o *Order, ts int64, ev *Event) ItemResult {
 	r := ItemResult{Status: "err", OID: o.OID, COID: o.COID}
-	liq := m.accts[o.Account].Liquidating
+	liq := m.scopeLiquidating(o)
 	switch {
 	case o.Risk && liq:
 		r.Error = "order_in_flight"
@@ -199,6 +199,19 @@ func (m *Machine) cancelInFlight(o *Order, ts int64, ev *Event) ItemResult {
 		r.Status, r.Due = StatusHeld, o.Due
 	}
 	return r
+}
+
+// scopeLiquidating is the table's "account liquidating" for order o: its
+// liquidation scope is flagged, i.e. the account's cross flag (it blocks
+// every market) or the flag of o's instrument's isolated position (that
+// market only) — risk.CheckScope's rule for new orders.
+func (m *Machine) scopeLiquidating(o *Order) bool {
+	a := m.accts[o.Account]
+	if a.Liquidating {
+		return true
+	}
+	p := a.Positions[o.IID]
+	return p != nil && p.Iso && p.Liq
 }
 
 // StatusHeld is the internal ItemResult status of a held cancel or a pending

@@ -183,6 +183,7 @@ func (m *Machine) isoHit(a *Account, h *risk.Hit, ts int64, ev *Event) {
 	switch {
 	case h.Recovered:
 		p.Liq = false
+		m.adlTouch(a)
 	case !h.Flagged:
 		for _, oid := range m.sortedOpen(a) {
 			if o := m.orders[oid]; o.IID == h.IID && o.Due == 0 {
@@ -190,6 +191,7 @@ func (m *Machine) isoHit(a *Account, h *risk.Hit, ts int64, ev *Event) {
 			}
 		}
 		p.Liq = true
+		m.adlTouch(a)
 	}
 }
 
@@ -254,6 +256,7 @@ func (m *Machine) liquidateIso(a *Account, iid uint32, mk risk.Markets, ts int64
 		switch st.Kind {
 		case risk.StepClear:
 			p.Liq = false
+			m.adlTouch(a)
 			return
 		case risk.StepMarket:
 			tried = true

@@ -126,6 +126,7 @@ func (m *Machine) liquidate(a *Account, mk risk.Markets, ts int64, ev *Event) {
 		switch st.Kind {
 		case risk.StepClear:
 			a.Liquidating = false
+			m.adlTouch(a)
 			return
 		case risk.StepMarket:
 			tried[st.IID] = true
@@ -263,8 +264,21 @@ func (m *Machine) rankADL(iid uint32, closingLong bool, skip *Account, mk risk.M
 }
 
 // adlIndex is the portfolio's adl_index (0–3) of a's position in iid: its
-// quarter in the deleveraging queue of its side (3: first to go).
+// quarter in the deleveraging queue of its side (3: first to go), from the
+// write path's cache (adlcache.go).
 func (m *Machine) adlIndex(a *Account, iid uint32) int {
+	if p := a.Positions[iid]; p == nil || p.Size == 0 || a.Liquidating {
+		return 0
+	}
+	if r := m.adl.rank[iid]; r != nil {
+		return r.bucket(a.ID)
+	}
+	return 0
+}
+
+// adlIndexSlow recomputes adlIndex from every account (the cache's
+// reference in tests).
+func (m *Machine) adlIndexSlow(a *Account, iid uint32) int {
 	p := a.Positions[iid]
 	if p == nil || p.Size == 0 || a.Liquidating {
 		return 0

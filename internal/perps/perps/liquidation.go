@@ -77,6 +77,7 @@ func (m *Machine) sweepPass(ts int64, ev *Event) {
 				m.isoHit(a, &h, ts, ev) // isolated.go
 			case h.Recovered:
 				a.Liquidating = false
+				m.adlTouch(a)
 			case !h.Flagged:
 				for _, oid := range m.sortedOpen(a) { // before the flag: resting orders cancel
 					if o := m.orders[oid]; o.Due == 0 {
@@ -84,6 +85,7 @@ func (m *Machine) sweepPass(ts int64, ev *Event) {
 					}
 				}
 				a.Liquidating = true
+				m.adlTouch(a)
 			}
 		}
 		if isoFlagged(&ra, hits) {

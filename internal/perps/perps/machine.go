@@ -73,10 +73,16 @@ type Machine struct {
 	pend    []uint64           // in-flight order ids (Due > 0)
 	mods    steps[*PendingMod] // pending modifies (pendmod.go)
 	ccs     steps[*COIDWait]   // cancels-by-coid waiting for a create (coidwait.go)
-	trig    []uint64           // live TP/SL legs in oid order (tpsl.go; rebuilt on restore)
-	newLegs []legSpec          // the bracket legs place attaches to its entry (tpsl.go)
+	// TP/SL leg indexes (tpslindex.go; not state, rebuilt on restore)
+	legsOf   map[string][]uint64
+	trigs    map[uint32]*trigIndex
+	armedAt  map[legKey][]uint64
+	legDirty map[legKey]bool
+	newLegs  []legSpec // the bracket legs place attaches to its entry (tpsl.go)
 
 	mo money // withdrawals and transfers (withdraw.go)
+
+	adl adlCache // adl_index by position (adlcache.go; not state)
 
 	histQ   []*Account // accounts whose equity this Apply samples (history.go; not state)
 	histGen uint64
@@ -121,7 +127,8 @@ func (m *Machine) reset() {
 	m.insurance, m.nextFund, m.fundPos = 0, 1, nil
 	m.safeCache = nil // its entries point at the accounts being replaced
 	m.pend = nil
-	m.trig = nil
+	m.resetLegIndex()
+	m.adl.reset()
 	m.fl = m.initialFlight()
 	m.mode, m.modeRetry = "", 0
 	m.mods = steps[*PendingMod]{next: 1}
@@ -144,7 +151,8 @@ func (m *Machine) Apply(seq uint64, ts int64, cmd []byte, out []Event) []Event {
 	c, err := DecodeCommand(cmd)
 	if err != nil {
 		ev.Err = "invalid_command"
-		m.recordHistory(prevTS, ts, &ev) // due steps may have filled
+		m.refreshADL(nil, &ev)           // due steps may have filled
+		m.recordHistory(prevTS, ts, &ev) // (adlcache.go, history.go)
 		m.finishBBOs(&ev)
 		return append(out, ev)
 	}
@@ -214,6 +222,7 @@ func (m *Machine) Apply(seq uint64, ts int64, cmd []byte, out []Event) []Event {
 	default:
 		ev.Err = "invalid_command"
 	}
+	m.refreshADL(c, &ev)
 	m.recordHistory(prevTS, ts, &ev)
 	m.finishBBOs(&ev)
 	m.audit()

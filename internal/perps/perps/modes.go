@@ -90,10 +90,20 @@ func (m *Machine) setMode(c *Command, ev *Event) {
 // issue's liquidation engine submits it; until then only tests and the
 // operator's engine commands do. While set, a cancel of an order awaiting
 // risk checks or in flight is order_in_flight (the contract's cancel table).
+// With IID set it is the flag of the account's isolated position there.
 func (m *Machine) setLiquidating(c *Command, ev *Event) {
 	a := m.accts[c.Account]
 	if a == nil {
 		ev.Err = "account not found"
+		return
+	}
+	if c.IID != 0 {
+		p := a.Positions[c.IID]
+		if p == nil || !p.Iso {
+			ev.Err = "position_not_found"
+			return
+		}
+		p.Liq = c.On
 		return
 	}
 	a.Liquidating = c.On

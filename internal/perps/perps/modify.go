@@ -132,6 +132,9 @@ func (m *Machine) cancel(c *Command, ts int64, ev *Event) {
 		ev.Items = make([]ItemResult, 0, len(c.COIDs))
 		for _, coid := range c.COIDs {
 			oid, ok := a.COIDs[coid]
+			if !ok {
+				oid, ok = m.legByCOID(a, coid) // a TP/SL leg (tpslattach.go)
+			}
 			if !ok && m.fl.COIDWaitMs > 0 { // its create may be racing this cancel (coidwait.go)
 				ev.Items = append(ev.Items, m.waitCOID(a, coid, ts))
 				continue

@@ -432,6 +432,7 @@ func (m *Machine) posFill(a *Account, in *Instrument, oid uint64, buy bool, tick
 	// order passed guarantees each result fits, so must never fires.
 	pnl := applyPos(p, buy, ticks, lots) // tick×lot units
 	in.OpenInterest = satAdd(in.OpenInterest, max(p.Size, 0)-max(prevSize, 0))
+	m.posMoved(a, in.ID) // TP/SL closure checks, the adl_index cache (adlcache.go)
 	pnlMicro := must(tickLotsToMicro(pnl, in.PriceDecimals, in.QtyDecimals))
 	nMicro := must(valueMicro(in, ticks, lots))
 	ppm := m.cfg.MakerPPM

@@ -220,6 +220,8 @@ func (o *OrderReq) encode(w *wbuf) {
 	w.str(11, o.TrKind)
 	w.flag(12, o.TrMarket)
 	w.str(13, o.Grp)
+	w.uint(14, o.TrSlip)
+	w.uint(15, o.TrParent)
 }
 
 func (o *OrderReq) decode(r *rbuf) {
@@ -252,6 +254,10 @@ func (o *OrderReq) decode(r *rbuf) {
 			o.TrMarket = true
 		case 13:
 			o.Grp = r.str()
+		case 14:
+			o.TrSlip = r.uv()
+		case 15:
+			o.TrParent = r.uv()
 		default:
 			r.fail()
 		}

@@ -17,7 +17,7 @@ func TestRecordKnowsEveryField(t *testing.T) {
 	}{
 		{Command{}, "Kind Account Replay Orders Modifies OIDs COIDs IID Instrument Proxy Amount Price Flight Mode RetryAfter On Leverages Deadline DailyLimit Window IndexWindow SigTS WID Status Fee To Label Required"},
 		{LeverageReq{}, "IID Lev Cross"},
-		{OrderReq{}, "IID Buy P Qty TIF PO RO C TR TrP TrKind TrMarket Grp"},
+		{OrderReq{}, "IID Buy P Qty TIF PO RO C TR TrP TrKind TrMarket Grp TrSlip TrParent"},
 		{ModifyReq{}, "OID COID P Qty"},
 		{InstrumentSpec{}, "Symbol Base Category PriceDecimals QtyDecimals MaxLeverage MinNotional MaxPrice"},
 		{Proxy{}, "Addr Account Hash ExpiryMs Label Deleted"},
@@ -38,7 +38,7 @@ func TestRecordKnowsEveryField(t *testing.T) {
 var recordCommands = []*Command{
 	{Kind: KCreateOrders, Account: acA, Replay: bytes.Repeat([]byte{7}, 32),
 		Orders: []OrderReq{{IID: 1, Buy: true, P: sp("100.5"), Qty: "1", TIF: sp("ioc")},
-			{IID: 4294967295, Qty: "3", P: sp(""), TIF: sp(""), PO: true, RO: true, C: "é\x00\"", TR: true, TrP: "61000", TrKind: "sl", TrMarket: true, Grp: "order"}, {}}},
+			{IID: 4294967295, Qty: "3", P: sp(""), TIF: sp(""), PO: true, RO: true, C: "é\x00\"", TR: true, TrP: "61000", TrKind: "sl", TrMarket: true, Grp: "order", TrSlip: 10000, TrParent: 1<<64 - 1}, {}}},
 	{Kind: KModify, Account: acB, Modifies: []ModifyReq{{OID: 1<<64 - 1, P: "1", Qty: "2"}, {COID: "ab", P: "", Qty: "x"}}},
 	{Kind: KCancel, OIDs: []uint64{0, 1, 1 << 63}},
 	{Kind: KCancelCOID, COIDs: []string{"", "abc"}},

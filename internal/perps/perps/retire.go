@@ -143,6 +143,7 @@ func (m *Machine) settle(c *Command, ts int64, ev *Event) {
 		return
 	}
 	m.cancelInstrument(in, StSettled, true, ts, ev)
+	m.expireLegs(in, ts, ev) // tpslattach.go
 	for aid := uint64(1); aid < m.nextAcct; aid++ {
 		a := m.byID[aid]
 		p := a.Positions[in.ID]

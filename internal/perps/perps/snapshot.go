@@ -144,6 +144,7 @@ func (m *Machine) Restore(r io.Reader) error {
 	m.mo.restore(s.Withdrawals, s.Transfers, s.Refused)
 	m.restoreDeposits()
 	m.restoreTriggers()
+	m.rebuildADL()
 	m.auditRestored()
 	return nil
 }

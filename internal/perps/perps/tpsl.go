@@ -23,6 +23,7 @@ const (
 	StPositionClosed  = "position_closed"
 	StPositionFlipped = "position_flipped"
 	StROInvalidAtTrig = "reduce_only_invalid_at_trigger"
+	StExpired         = "expired" // the leg's instrument settled: it can never fire
 	ErrOrderHasTPSL   = "order_has_tpsl"
 )
 
@@ -37,6 +38,11 @@ type TPSL struct {
 	Parent uint64 `json:"parent,omitempty"`
 	Sib    uint64 `json:"sib,omitempty"`
 	Child  uint64 `json:"child,omitempty"`
+	// Slip is the market exit's slippage limit in bps as sent (0: the
+	// instrument's default, the price band); Attached: attached to a
+	// resting order by parent_oid (shown only then).
+	Slip     int64 `json:"slip,omitempty"`
+	Attached bool  `json:"att,omitempty"`
 }
 
 // TPSLData is OrderData.tpsl.
@@ -46,6 +52,7 @@ type TPSLData struct {
 	TrP       string `json:"trp"`
 	ParentOID uint64 `json:"parent_oid,omitempty"`
 	ArmedQty  string `json:"armed_qty,omitempty"`
+	SlipBps   *int64 `json:"slip_bps,omitempty"` // market legs
 }
 
 func hasTPSL(rs []OrderReq) bool {
@@ -61,16 +68,21 @@ func hasTPSL(rs []OrderReq) bool {
 type legSpec struct {
 	r            *OrderReq
 	trig, ticks  int64
+	slip         int64
 	market       bool
 	kind, errStr string
 }
 
 // parseLeg validates a leg's trigger and exit price on instrument in.
 func (m *Machine) parseLeg(r *OrderReq, scope string) legSpec {
-	l := legSpec{r: r, kind: r.TrKind, market: r.TrMarket}
+	l := legSpec{r: r, kind: r.TrKind, market: r.TrMarket, slip: int64(min(r.TrSlip, MaxSlipBps+1))}
 	in := m.inst[r.IID]
 	switch {
 	case !r.TR || r.TIF != nil || r.PO:
+		l.errStr = "invalid_command"
+	case r.TrSlip > MaxSlipBps, r.TrSlip > 0 && !r.TrMarket: // slippage bounds a market exit only
+		l.errStr = "invalid_command"
+	case (scope == "attach") != (r.TrParent != 0):
 		l.errStr = "invalid_command"
 	case r.TrKind != "tp" && r.TrKind != "sl":
 		l.errStr = "invalid_command"
@@ -132,7 +144,11 @@ func (m *Machine) placeTPSL(a *Account, rs []OrderReq, ts int64, ev *Event) {
 	var legs []legSpec
 	switch grp {
 	case "order":
-		if rs[0].TR || len(rs) < 2 || len(rs) > 3 {
+		if rs[0].TR {
+			m.attachTPSL(a, rs, ts, ev)
+			return
+		}
+		if len(rs) < 2 || len(rs) > 3 {
 			all("invalid_command")
 			return
 		}
@@ -140,6 +156,9 @@ func (m *Machine) placeTPSL(a *Account, rs []OrderReq, ts int64, ev *Event) {
 			l := m.parseLeg(&rs[i], grp)
 			if l.errStr == "" && (kinds[l.kind] || rs[i].IID != rs[0].IID || rs[i].Buy == rs[0].Buy) {
 				l.errStr = "invalid_command"
+			}
+			if l.errStr == "" && m.legCOIDInUse(a, rs[i].C) {
+				l.errStr = "duplicate_order"
 			}
 			if l.errStr != "" {
 				all(l.errStr)
@@ -171,6 +190,9 @@ func (m *Machine) placeTPSL(a *Account, rs []OrderReq, ts int64, ev *Event) {
 			if l.errStr == "" {
 				l.errStr = m.positionLegErr(a, &rs[i], l, kinds)
 			}
+			if l.errStr == "" && m.legCOIDInUse(a, rs[i].C) {
+				l.errStr = "duplicate_order"
+			}
 			if l.errStr != "" {
 				all(l.errStr)
 				return
@@ -186,6 +208,7 @@ func (m *Machine) placeTPSL(a *Account, rs []OrderReq, ts int64, ev *Event) {
 			}
 			sib = o.OID
 			o.Status = StArmed
+			m.legArmed(o)
 			ev.Acks = append(ev.Acks, Ack{Status: "ok", OID: o.OID, COID: o.COID})
 		}
 		m.flush(ev)
@@ -209,9 +232,9 @@ func (m *Machine) positionLegErr(a *Account, r *OrderReq, l legSpec, kinds map[s
 	if kinds[l.kind] {
 		return "invalid_command"
 	}
-	for _, id := range m.trig {
+	for _, id := range m.legsOf[a.Addr] {
 		o := m.orders[id]
-		if o.Account == a.Addr && o.IID == r.IID && o.TPSL.Scope == "position" && o.TPSL.Kind == l.kind {
+		if o.IID == r.IID && o.TPSL.Scope == "position" && o.TPSL.Kind == l.kind {
 			return "duplicate_order"
 		}
 	}
@@ -236,10 +259,10 @@ func (m *Machine) newLeg(a *Account, l legSpec, scope string, parent uint64, ts 
 	}
 	o := &Order{OID: m.nextOID, IID: l.r.IID, Account: a.Addr, Buy: l.r.Buy, Ticks: l.ticks, TIF: tif, Reduce: true,
 		COID: l.r.C, Status: StUntriggered, Created: ts, Updated: ts,
-		TPSL: &TPSL{Kind: l.kind, Scope: scope, Trig: l.trig, Market: l.market, Parent: parent}}
+		TPSL: &TPSL{Kind: l.kind, Scope: scope, Trig: l.trig, Market: l.market, Parent: parent, Slip: l.slip}}
 	m.nextOID++
 	m.orders[o.OID] = o
-	m.trig = append(m.trig, o.OID)
+	m.legAdded(o)
 	m.touch(o)
 	return o
 }
@@ -268,6 +291,7 @@ func (m *Machine) parentDone(o *Order, ts int64) {
 		}
 		if o.Status == StFilled {
 			l.Status, l.Updated = StArmed, ts
+			m.legArmed(l)
 			m.touch(l)
 			continue
 		}
@@ -277,17 +301,16 @@ func (m *Machine) parentDone(o *Order, ts int64) {
 
 // endLeg makes leg l terminal with status st.
 func (m *Machine) endLeg(l *Order, st string, ts int64) {
+	was := l.Status == StArmed
 	m.finish(l, st, ts)
-	if i := slices.Index(m.trig, l.OID); i >= 0 {
-		m.trig = slices.Delete(m.trig, i, i+1)
-	}
+	m.legRemoved(l, was)
 	m.touch(l)
 }
 
 // cancelLegs cancels the account's live legs (on iid, 0: all) for cancelAll.
 func (m *Machine) cancelLegs(a *Account, iid uint32, ts int64, ev *Event) {
-	for _, id := range slices.Clone(m.trig) {
-		if l := m.orders[id]; l.Account == a.Addr && (iid == 0 || l.IID == iid) {
+	for _, id := range slices.Clone(m.legsOf[a.Addr]) {
+		if l := m.orders[id]; iid == 0 || l.IID == iid {
 			m.endLeg(l, StCancelled, ts)
 		}
 	}
@@ -295,15 +318,7 @@ func (m *Machine) cancelLegs(a *Account, iid uint32, ts int64, ev *Event) {
 }
 
 // liveLegs lists the account's live legs in oid order.
-func (m *Machine) liveLegs(a *Account) []uint64 {
-	var out []uint64
-	for _, id := range m.trig {
-		if m.orders[id].Account == a.Addr {
-			out = append(out, id)
-		}
-	}
-	return out
-}
+func (m *Machine) liveLegs(a *Account) []uint64 { return slices.Clone(m.legsOf[a.Addr]) }
 
 // modifyTPSL is the modify refusal for TP/SL orders: a leg, an entry with
 // legs or an order entered at trigger.
@@ -318,79 +333,145 @@ func modifyTPSL(o *Order) string {
 // at mark. A sell exit closes a long: TP at mark ≥ trigger, SL at ≤; a buy
 // exit closes a short: the reverse.
 func crossed(buy bool, kind string, trig, mark int64) bool {
-	up := (kind == "tp") != buy // fires on a rising mark
-	if up {
+	if (&TPSL{Kind: kind}).up(buy) {
 		return mark >= trig
 	}
 	return mark <= trig
 }
 
-// fireTriggers runs after each sweep: armed legs whose position is gone or
-// flipped end, those whose trigger the mark crossed enter their exit.
+// fireTriggers runs after each sweep (tpslindex.go): armed legs of the
+// positions that moved end if their position is gone or flipped; then the
+// legs whose trigger the mark crossed, in oid order, enter their exit.
 // It reports whether any exit entered (positions moved: sweep again).
 func (m *Machine) fireTriggers(ts int64, ev *Event) bool {
+	m.closeLegs(ts)
+	var cand []uint64
+	for _, iid := range m.instIDs {
+		ix := m.trigs[iid]
+		if ix == nil || len(ix.up)+len(ix.down) == 0 {
+			continue
+		}
+		if mark := m.mark(m.inst[iid]); mark > 0 {
+			cand = m.crossedLegs(ix, mark, cand)
+		}
+	}
+	slices.Sort(cand)
 	fired := false
-	for _, id := range slices.Clone(m.trig) {
+	for _, id := range cand {
 		l := m.orders[id]
-		if l.Terminal || l.Status != StArmed {
+		ix := m.trigs[l.IID]
+		if !m.fireLeg(l, ts, ev, &fired) {
+			m.rearm(l)
 			continue
 		}
-		a := m.accts[l.Account]
-		in := m.inst[l.IID]
-		if a.Liquidating {
-			continue
-		}
-		var size int64
-		if p := a.Positions[l.IID]; p != nil {
-			size = p.Size
-		}
-		switch {
-		case size == 0:
-			m.endLeg(l, StPositionClosed, ts)
-			continue
-		case (size > 0) == l.Buy:
-			m.endLeg(l, StPositionFlipped, ts)
-			continue
-		}
-		mark := m.mark(in)
-		if mark <= 0 || !crossed(l.Buy, l.TPSL.Kind, l.TPSL.Trig, mark) {
-			continue
-		}
-		lots := l.Lots
-		if l.TPSL.Scope == "position" || lots > abs(size) {
-			lots = abs(size)
-		}
-		o := &Order{OID: m.nextOID, IID: l.IID, Account: a.Addr, Buy: l.Buy, Ticks: l.Ticks, Lots: lots, TIF: l.TIF,
-			Reduce: true, Status: StOpen, Created: ts, Updated: ts, Leg: l.OID}
-		m.nextOID++
-		m.orders[o.OID] = o
-		a.Open[o.OID] = true
-		l.TPSL.Child = o.OID
-		m.endLeg(l, StTriggered, ts)
-		if s := m.orders[l.TPSL.Sib]; s != nil && !s.Terminal {
-			m.endLeg(s, StCancelled, ts) // one-cancels-other
-		}
-		m.enter(in, o, ts, ev)
-		if o.Status == StReduceInvalid {
-			l.Status = StROInvalidAtTrig
-			m.touch(l)
-		}
-		m.flush(ev)
-		fired = true
+		ix.dead-- // it ended, after leaving its heap: endLeg counted it dead
 	}
 	m.flush(ev)
 	return fired
 }
 
-// restoreTriggers rebuilds m.trig from the restored orders (oid order).
-func (m *Machine) restoreTriggers() {
-	m.trig = nil
-	for id, o := range m.orders {
-		if o.TPSL != nil && !o.Terminal {
-			m.trig = append(m.trig, id)
+// closeLegs ends the armed legs of the moved positions that are flat
+// (position_closed) or on the leg's own side (position_flipped).
+// Flagged (liquidating) accounts' legs wait.
+func (m *Machine) closeLegs(ts int64) {
+	if len(m.legDirty) == 0 {
+		return
+	}
+	keys := make([]legKey, 0, len(m.legDirty))
+	for k := range m.legDirty {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, func(x, y legKey) int {
+		if x.acct != y.acct {
+			return cmpU64(x.acct, y.acct)
+		}
+		return cmpU64(uint64(x.iid), uint64(y.iid))
+	})
+	for _, k := range keys {
+		a := m.byID[k.acct]
+		if a.Liquidating {
+			continue
+		}
+		delete(m.legDirty, k)
+		for _, id := range slices.Clone(m.armedAt[k]) {
+			m.closeLeg(a, m.orders[id], ts)
 		}
 	}
-	slices.Sort(m.trig)
+}
+
+// closeLeg ends armed leg l if its position is gone or flipped.
+func (m *Machine) closeLeg(a *Account, l *Order, ts int64) bool {
+	var size int64
+	if p := a.Positions[l.IID]; p != nil {
+		size = p.Size
+	}
+	switch {
+	case size == 0:
+		m.endLeg(l, StPositionClosed, ts)
+	case (size > 0) == l.Buy:
+		m.endLeg(l, StPositionFlipped, ts)
+	default:
+		return false
+	}
+	return true
+}
+
+func cmpU64(x, y uint64) int {
+	switch {
+	case x < y:
+		return -1
+	case x > y:
+		return 1
+	}
+	return 0
+}
+
+// fireLeg handles one popped leg: false when it stays armed (its account
+// is flagged, or the mark moved back since the pass began), else it ended:
+// closed, flipped, cancelled by its sibling, or triggered with its exit
+// entered.
+func (m *Machine) fireLeg(l *Order, ts int64, ev *Event, fired *bool) bool {
+	if l.Terminal || l.Status != StArmed { // its sibling fired earlier in this pass
+		return true
+	}
+	a := m.accts[l.Account]
+	in := m.inst[l.IID]
+	if a.Liquidating {
+		return false
+	}
+	if m.closeLeg(a, l, ts) {
+		return true
+	}
+	mark := m.mark(in)
+	if mark <= 0 || !crossed(l.Buy, l.TPSL.Kind, l.TPSL.Trig, mark) {
+		return false
+	}
+	size := a.Positions[l.IID].Size
+	lots := l.Lots
+	if l.TPSL.Scope == "position" || lots > abs(size) {
+		lots = abs(size)
+	}
+	o := &Order{OID: m.nextOID, IID: l.IID, Account: a.Addr, Buy: l.Buy, Ticks: l.Ticks, Lots: lots, TIF: l.TIF,
+		Reduce: true, Status: StOpen, Created: ts, Updated: ts, Leg: l.OID}
+	if l.TPSL.Market && l.TPSL.Slip > 0 {
+		o.Ticks = m.slipLimit(in, l.Buy, l.TPSL.Slip, mark)
+	}
+	m.nextOID++
+	m.orders[o.OID] = o
+	a.Open[o.OID] = true
+	l.TPSL.Child = o.OID
+	m.endLeg(l, StTriggered, ts)
+	if s := m.orders[l.TPSL.Sib]; s != nil && !s.Terminal {
+		m.endLeg(s, StCancelled, ts) // one-cancels-other
+	}
+	m.enter(in, o, ts, ev)
+	if o.Status == StReduceInvalid {
+		l.Status = StROInvalidAtTrig
+		m.touch(l)
+	}
+	m.flush(ev)
+	*fired = true
+	return true
 }
 
 // tpslData renders a leg's OrderData.tpsl (nil for other orders).
@@ -400,7 +481,13 @@ func (m *Machine) tpslData(o *Order) *TPSLData {
 	}
 	g := m.inst[o.IID].grid()
 	d := &TPSLData{Kind: o.TPSL.Kind, Scope: o.TPSL.Scope, TrP: g.FormatPrice(fixedPrice(o.TPSL.Trig)),
-		ParentOID: o.TPSL.Parent, ArmedQty: g.FormatQty(fixedQty(o.Lots))}
+		ArmedQty: g.FormatQty(fixedQty(o.Lots))}
+	if o.TPSL.Attached { // perps.md §9.3: omitted when created with its entry
+		d.ParentOID = o.TPSL.Parent
+	}
+	if o.TPSL.Market {
+		d.SlipBps = &o.TPSL.Slip
+	}
 	if o.TPSL.Scope == "position" {
 		d.ArmedQty = "0"
 	}

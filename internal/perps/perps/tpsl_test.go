@@ -3,6 +3,7 @@ package perps
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -57,9 +58,9 @@ func (tr *transcript) roundtrip() (string, error) {
 	if m.Hash() != tr.m.Hash() {
 		return "", fmt.Errorf("hash after restore differs")
 	}
-	if len(m.trig) != len(tr.m.trig) {
-		return "", fmt.Errorf("legs after restore: %v, before %v", m.trig, tr.m.trig)
+	if !slices.Equal(m.allLegs(), tr.m.allLegs()) {
+		return "", fmt.Errorf("legs after restore: %v, before %v", m.allLegs(), tr.m.allLegs())
 	}
 	tr.m = m
-	return fmt.Sprintf("ok legs=%v", m.trig), nil
+	return fmt.Sprintf("ok legs=%v", m.allLegs()), nil
 }

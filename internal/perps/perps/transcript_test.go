@@ -278,7 +278,8 @@ func (tr *transcript) orders(acct string) string {
 	for _, o := range tr.m.OrdersOf(acct, 0, "", 0, 0, tr.ts+1, 100) {
 		s := fmt.Sprintf("oid=%d %s %s@%s filled=%s", o.OrderID, o.Status, o.Quantity, o.Price, o.Filled)
 		if t := o.TPSL; t != nil {
-			s += fmt.Sprintf(" %s/%s trp=%s parent=%d armed_qty=%s", t.Kind, t.Scope, t.TrP, t.ParentOID, t.ArmedQty)
+			// parent: the machine's link (the wire shows parent_oid only for an attached leg)
+			s += fmt.Sprintf(" %s/%s trp=%s parent=%d armed_qty=%s", t.Kind, t.Scope, t.TrP, tr.m.orders[o.OrderID].TPSL.Parent, t.ArmedQty)
 		}
 		l = append(l, s)
 	}

@@ -271,6 +271,14 @@ func appendObject(dst, b []byte, v span, fields []field) ([]byte, error) {
 			n++
 		}
 	}
+	later := false
+	for i := len(fields) - 1; i >= 0; i-- {
+		if fields[i].pad && !present[i] && later {
+			present[i] = true
+			n++
+		}
+		later = later || present[i]
+	}
 	dst = msgpack.AppendArrayHeader(dst, n)
 	for i, fd := range fields {
 		if !present[i] {
@@ -278,6 +286,10 @@ func appendObject(dst, b []byte, v span, fields []field) ([]byte, error) {
 		}
 		sp := spans[i]
 		if sp.e == 0 || isNullSpan(b, sp) {
+			if fd.pad {
+				dst = msgpack.AppendUint(dst, 0)
+				continue
+			}
 			dst = msgpack.AppendBool(dst, fd.def.(bool)) // defaults are booleans
 			continue
 		}

@@ -33,6 +33,7 @@ type field struct {
 	sh       shape
 	def      any  // value used when the key is absent (nil: slot absent)
 	trueOnly bool // slot present only when the value is true (tr.market)
+	pad      bool // an absent uint slot is sent as 0 when a later slot is present (tr.slip_bps)
 }
 
 type shape struct {
@@ -72,12 +73,15 @@ type opSpec struct {
 // po is always present (false when the JSON omits it): the official example
 // body omits po yet signs false. ro, c, p, tif and tr are present exactly when
 // their key is (perps.md §3.3, §13.3). tr is [market, trp, tpsl] with market
-// present only when true.
+// present only when true; our extension (docs/perps-margin.md "TP/SL")
+// appends slip_bps and parent_oid, each absent when not sent, slip_bps sent
+// as 0 when only parent_oid is, so no two requests share a compact form.
 var orderRow = obj(
 	f("iid", uint_), f("buy", bool_), f("p", str), f("qty", str), f("tif", str),
 	field{name: "po", sh: bool_, def: false},
 	f("ro", bool_), f("c", str),
-	f("tr", obj(field{name: "market", sh: bool_, trueOnly: true}, f("trp", str), f("tpsl", str))),
+	f("tr", obj(field{name: "market", sh: bool_, trueOnly: true}, f("trp", str), f("tpsl", str),
+		field{name: "slip_bps", sh: uint_, pad: true}, f("parent_oid", uint_))),
 )
 
 var leverageRow = obj(f("iid", uint_), f("lev", uint_), f("cross", bool_))

@@ -16,9 +16,12 @@ type OrderArg struct {
 	PO, RO bool
 	C      *string
 	TR     bool // a trigger object was sent
-	// The trigger's fields (TR): market, trp, tpsl as sent.
+	// The trigger's fields (TR): market, trp, tpsl as sent; slip_bps and
+	// parent_oid (0 when absent).
 	TrMarket    bool
 	TrP, TrKind string
+	TrSlip      uint64
+	TrParent    uint64
 }
 
 // trigger is the tr object as encoding/json decodes it.
@@ -26,6 +29,8 @@ type trigger struct {
 	Market bool   `json:"market"`
 	TrP    string `json:"trp"`
 	TPSL   string `json:"tpsl"`
+	Slip   uint64 `json:"slip_bps"`
+	Parent uint64 `json:"parent_oid"`
 }
 
 // DecodeOrderArgs decodes createOrders args: OrderArgs for the common
@@ -64,9 +69,9 @@ func (o Op) orderArgsJSON() ([]OrderArg, error) {
 		if rows[i].TR {
 			var t trigger
 			if err := json.Unmarshal(a.TR, &t); err != nil {
-				return nil, invalid("args: tr must be an object {market, trp, tpsl}")
+				return nil, invalid("args: tr must be an object {market, trp, tpsl, slip_bps, parent_oid}")
 			}
-			rows[i].TrMarket, rows[i].TrP, rows[i].TrKind = t.Market, t.TrP, t.TPSL
+			rows[i].TrMarket, rows[i].TrP, rows[i].TrKind, rows[i].TrSlip, rows[i].TrParent = t.Market, t.TrP, t.TPSL, t.Slip, t.Parent
 		}
 	}
 	return rows, nil
@@ -180,7 +185,7 @@ func (d *argStrings) orderArgAt(b []byte, v span) (OrderArg, bool) {
 		case "tr":
 			var t trigger
 			ok = b[val.s] == '{' && json.Unmarshal(b[val.s:val.e], &t) == nil
-			a.TR, a.TrMarket, a.TrP, a.TrKind = true, t.Market, t.TrP, t.TPSL
+			a.TR, a.TrMarket, a.TrP, a.TrKind, a.TrSlip, a.TrParent = true, t.Market, t.TrP, t.TPSL, t.Slip, t.Parent
 		default:
 			ok = false
 		}

@@ -8,26 +8,43 @@ import (
 )
 
 // leg is a TP/SL createOrders item: o's fields plus tr {market, trp, tpsl}.
+// slip and parent (0: absent) are tr.slip_bps and tr.parent_oid.
 type leg struct {
 	o      ord
 	market bool
 	trp    string
 	kind   string
+	slip   int
+	parent uint64
 }
 
 func (l leg) keyed() string {
 	k := strings.TrimSuffix(l.o.keyed(), "}")
-	tr := fmt.Sprintf(`{"trp":%q,"tpsl":%q}`, l.trp, l.kind)
+	tr := fmt.Sprintf(`{"trp":%q,"tpsl":%q`, l.trp, l.kind)
 	if l.market {
-		tr = fmt.Sprintf(`{"market":true,"trp":%q,"tpsl":%q}`, l.trp, l.kind)
+		tr = fmt.Sprintf(`{"market":true,"trp":%q,"tpsl":%q`, l.trp, l.kind)
 	}
-	return k + `,"tr":` + tr + "}"
+	if l.slip != 0 {
+		tr += fmt.Sprintf(`,"slip_bps":%d`, l.slip)
+	}
+	if l.parent != 0 {
+		tr += fmt.Sprintf(`,"parent_oid":%d`, l.parent)
+	}
+	return k + `,"tr":` + tr + "}}"
 }
 
+// compact: [market?, trp, tpsl, slip_bps?, parent_oid?], slip_bps 0 when
+// only parent_oid is sent.
 func (l leg) compact() []any {
 	tr := []any{l.trp, l.kind}
 	if l.market {
 		tr = append([]any{true}, tr...)
+	}
+	if l.slip != 0 || l.parent != 0 {
+		tr = append(tr, l.slip)
+	}
+	if l.parent != 0 {
+		tr = append(tr, int(l.parent))
 	}
 	return append(l.o.compact(), tr)
 }

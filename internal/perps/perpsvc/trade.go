@@ -45,7 +45,7 @@ func (s *Service) Trade(opType string, req *perpsauth.Request) TradeResult {
 		c.Orders = make([]perps.OrderReq, len(rows))
 		for i, a := range rows {
 			o := perps.OrderReq{IID: a.IID, Buy: a.Buy, P: a.P, Qty: a.Qty, TIF: a.TIF, PO: a.PO, RO: a.RO, TR: a.TR,
-				TrP: a.TrP, TrKind: a.TrKind, TrMarket: a.TrMarket, Grp: v.Op.Grp}
+				TrP: a.TrP, TrKind: a.TrKind, TrMarket: a.TrMarket, TrSlip: a.TrSlip, TrParent: a.TrParent, Grp: v.Op.Grp}
 			if a.C != nil {
 				o.C = *a.C
 				if o.C == "" {
