@@ -63,6 +63,7 @@ type Machine struct {
 	fundPos   map[uint32]*Position // positions the insurance fund took over (liqexec.go)
 	liqOID    uint64               // the liquidation order being matched (liqexec.go; not state)
 	depth     []book.Level         // scratch of the at-fill check (atfill.go)
+	rv        riskScratch          // scratch of the pre-trade check (riskview.go)
 	safeCache []safeEntry          // the incremental sweep's cache, by account id (sweepcache.go; not state)
 	marks     []int64              // the sweep's marks by instrument id (sweepcache.go)
 	fullSweep bool                 // value every account in every sweep (benchmark reference)

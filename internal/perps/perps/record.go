@@ -138,9 +138,11 @@ func DecodeCommand(b []byte) (*Command, error) {
 			c.Replay = r.byteStr()
 		case tOrders:
 			c.Orders = make([]OrderReq, r.count(1))
+			d := orderDecoder{src: string(r.b), ps: make([]string, len(c.Orders))}
 			for i := range c.Orders {
 				sub := r.record()
-				c.Orders[i].decode(&sub)
+				d.after = len(r.b)
+				c.Orders[i].decode(&sub, &d, i)
 			}
 		case tModifies:
 			c.Modifies = make([]ModifyReq, r.count(1))
@@ -222,7 +224,43 @@ func (o *OrderReq) encode(w *wbuf) {
 	w.str(13, o.Grp)
 }
 
-func (o *OrderReq) decode(r *rbuf) {
+// orderDecoder lets the orders of one record share allocations: the price
+// and quantity strings are substrings of one copy of the record's rest
+// (src), and the prices' pointers point into ps. Both are only parsed by
+// the machine, never kept, so the copy lives as long as the command. The
+// strings an order keeps (its client id, the TP/SL fields) are copied on
+// their own, so a kept order does not hold its whole request.
+type orderDecoder struct {
+	src   string
+	after int // bytes of the outer record after the order being decoded
+	ps    []string
+}
+
+// str is the next string of r, a substring of src (r reads a record
+// inside src, followed there by after bytes).
+func (d *orderDecoder) str(r *rbuf) string {
+	b := r.take()
+	end := len(d.src) - d.after - len(r.b)
+	return d.src[end-len(b) : end]
+}
+
+// The time in force as pointers to constants (never written through:
+// the machine only reads OrderReq.TIF).
+var tifGTC, tifIOC, tifFOK = "gtc", "ioc", "fok"
+
+func knownTIF(s string) *string {
+	switch s {
+	case tifGTC:
+		return &tifGTC
+	case tifIOC:
+		return &tifIOC
+	case tifFOK:
+		return &tifFOK
+	}
+	return &s
+}
+
+func (o *OrderReq) decode(r *rbuf, d *orderDecoder, i int) {
 	for tag := range r.tags() {
 		switch tag {
 		case 1:
@@ -230,12 +268,12 @@ func (o *OrderReq) decode(r *rbuf) {
 		case 2:
 			o.Buy = true
 		case 3:
-			o.P = r.strp()
+			d.ps[i] = d.str(r)
+			o.P = &d.ps[i]
 		case 4:
-			o.Qty = r.str()
+			o.Qty = d.str(r)
 		case 5:
-			tif := r.known("gtc", "ioc", "fok")
-			o.TIF = &tif
+			o.TIF = knownTIF(d.str(r))
 		case 6:
 			o.PO = true
 		case 7:
