@@ -71,6 +71,7 @@ type Machine struct {
 	cur     uint32 // instrument of the book command being applied (for ReduceOnlyLimit)
 	bev     []book.Event
 	touched []*Order
+	ordBuf  []OrderReq         // backing array of the decoded commands' orders (not state: no order request outlives its Apply)
 	pend    []uint64           // in-flight order ids (Due > 0)
 	mods    steps[*PendingMod] // pending modifies (pendmod.go)
 	ccs     steps[*COIDWait]   // cancels-by-coid waiting for a create (coidwait.go)
@@ -142,7 +143,10 @@ func (m *Machine) Apply(seq uint64, ts int64, cmd []byte, out []Event) []Event {
 	var ev Event
 	m.processDue(ts, &ev)
 	m.sweepDue = true
-	c, err := DecodeCommand(cmd)
+	c, err := decodeCommand(cmd, m.ordBuf)
+	if c != nil && cap(c.Orders) > cap(m.ordBuf) {
+		m.ordBuf = c.Orders[:0]
+	}
 	if err != nil {
 		ev.Err = "invalid_command"
 		m.recordHistory(prevTS, ts, &ev) // due steps may have filled

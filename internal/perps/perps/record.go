@@ -44,7 +44,12 @@ const (
 
 // Encode is the journal payload of c.
 func (c *Command) Encode() []byte {
-	w := wbuf(make([]byte, 0, 64+len(c.Replay)+48*len(c.Orders)))
+	return c.AppendEncode(make([]byte, 0, 64+len(c.Replay)+48*len(c.Orders)))
+}
+
+// AppendEncode appends the journal payload of c to dst.
+func (c *Command) AppendEncode(dst []byte) []byte {
+	w := wbuf(dst)
 	w = append(w, recordV1)
 	w.str(tKind, c.Kind)
 	w.str(tAccount, c.Account)
@@ -113,7 +118,12 @@ func (c *Command) Encode() []byte {
 
 // DecodeCommand parses a journal payload: a binary record, or a legacy
 // encoding/json one.
-func DecodeCommand(b []byte) (*Command, error) {
+func DecodeCommand(b []byte) (*Command, error) { return decodeCommand(b, nil) }
+
+// decodeCommand is DecodeCommand with the orders of a binary record in
+// orders' backing array when it is large enough (Apply's scratch: a
+// command's orders are not kept past its Apply).
+func decodeCommand(b []byte, orders []OrderReq) (*Command, error) {
 	if len(b) > 0 && b[0] == '{' {
 		var c Command
 		if err := json.Unmarshal(b, &c); err != nil {
@@ -137,7 +147,12 @@ func DecodeCommand(b []byte) (*Command, error) {
 		case tReplay:
 			c.Replay = r.byteStr()
 		case tOrders:
-			c.Orders = make([]OrderReq, r.count(1))
+			if n := r.count(1); n <= cap(orders) {
+				c.Orders = orders[:n]
+				clear(c.Orders)
+			} else {
+				c.Orders = make([]OrderReq, n)
+			}
 			d := orderDecoder{src: string(r.b), ps: make([]string, len(c.Orders))}
 			for i := range c.Orders {
 				sub := r.record()
@@ -257,7 +272,9 @@ func knownTIF(s string) *string {
 	case tifFOK:
 		return &tifFOK
 	}
-	return &s
+	p := new(string) // (not &s: s would then be on the heap for the constants too)
+	*p = s
+	return p
 }
 
 func (o *OrderReq) decode(r *rbuf, d *orderDecoder, i int) {
