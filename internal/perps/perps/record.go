@@ -278,7 +278,17 @@ func knownTIF(s string) *string {
 }
 
 func (o *OrderReq) decode(r *rbuf, d *orderDecoder, i int) {
-	for tag := range r.tags() {
+	// tags' loop written out: the iterator's calls cost a third of a
+	// batch's decode.
+	last := byte(0)
+	for len(r.b) > 0 && !r.bad {
+		tag := r.b[0]
+		r.b = r.b[1:]
+		if tag <= last {
+			r.fail()
+			return
+		}
+		last = tag
 		switch tag {
 		case 1:
 			o.IID = r.u32()

@@ -43,7 +43,7 @@ func parseRequestFast(body []byte) (*Request, bool) {
 				return nil, false
 			}
 			r.Op = bytes.Clone(body[v.s:v.e]) // json.Unmarshal copies a RawMessage too
-			bit = 1
+			r.opChecked, bit = true, 1
 		case "sig":
 			s, ok := plainStringValue(body, v)
 			if !ok {
@@ -92,6 +92,17 @@ func parseRequestFast(body []byte) (*Request, bool) {
 	return &r, true
 }
 
+// ArgCount is ArgCount(r.Op), without checking again the syntax of an op
+// that ParseRequest already checked.
+func (r *Request) ArgCount() int {
+	if r.opChecked {
+		if n, ok := argCountFast(r.Op, true); ok {
+			return n
+		}
+	}
+	return ArgCount(r.Op)
+}
+
 // plainStringValue is a string value without escapes in valid UTF-8 (its
 // bytes are its value).
 func plainStringValue(b []byte, v span) (string, bool) {
@@ -137,7 +148,7 @@ func plainASCII(b []byte) bool {
 // object, args is absent, null or not an array, or op is malformed. Request
 // weights are charged by it before anything is verified.
 func ArgCount(op json.RawMessage) int {
-	if n, ok := argCountFast(op); ok {
+	if n, ok := argCountFast(op, false); ok {
 		return n
 	}
 	var o struct {
@@ -151,8 +162,16 @@ func ArgCount(op json.RawMessage) int {
 
 // argCountFast handles ops whose keys are plain and whose only key matching
 // "args" (json matches names case-insensitively) is exactly "args".
-func argCountFast(op []byte) (int, bool) {
+// With checked (op's syntax already checked whole), values are stepped
+// over, not checked again.
+func argCountFast(op []byte, checked bool) (int, bool) {
 	p := scanner{b: op}
+	value := func(depth int) (span, error) {
+		if checked {
+			return p.skip(), nil
+		}
+		return p.value(depth)
+	}
 	if p.peek() != '{' {
 		return 0, false
 	}
@@ -186,13 +205,13 @@ func argCountFast(op []byte) (int, bool) {
 				if !more {
 					break
 				}
-				if _, err := p.value(2); err != nil {
+				if _, err := value(2); err != nil {
 					return 0, true
 				}
 			}
 			continue
 		}
-		v, err := p.value(1)
+		v, err := value(1)
 		if err != nil {
 			return 0, true
 		}
