@@ -157,24 +157,6 @@ func BenchmarkArgCount(b *testing.B) {
 	m.Report(b)
 }
 
-// BenchmarkRequestArgCount is ArgCount of an op ParseRequest checked (the
-// trade route's IP weight): values are stepped over.
-func BenchmarkRequestArgCount(b *testing.B) {
-	keyed, _ := orderRows(20)
-	r, err := ParseRequest([]byte(`{"op":` + keyed + `,"sig":"0x00","salt":1,"ts":1}`))
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.ReportAllocs()
-	m := cpuclock.Start()
-	for b.Loop() {
-		if r.ArgCount() != 20 {
-			b.Fatal("count")
-		}
-	}
-	m.Report(b)
-}
-
 func BenchmarkOrderArgs1(b *testing.B)  { benchOrderArgs(b, 1) }
 func BenchmarkOrderArgs20(b *testing.B) { benchOrderArgs(b, 20) }
 

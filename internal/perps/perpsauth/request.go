@@ -43,7 +43,7 @@ func parseRequestFast(body []byte) (*Request, bool) {
 				return nil, false
 			}
 			r.Op = bytes.Clone(body[v.s:v.e]) // json.Unmarshal copies a RawMessage too
-			r.opChecked, bit = true, 1
+			bit = 1
 		case "sig":
 			s, ok := plainStringValue(body, v)
 			if !ok {
@@ -92,17 +92,6 @@ func parseRequestFast(body []byte) (*Request, bool) {
 	return &r, true
 }
 
-// ArgCount is ArgCount(r.Op), without checking again the syntax of an op
-// that ParseRequest already checked.
-func (r *Request) ArgCount() int {
-	if r.opChecked {
-		if n, ok := argCountFast(r.Op, true); ok {
-			return n
-		}
-	}
-	return ArgCount(r.Op)
-}
-
 // plainStringValue is a string value without escapes in valid UTF-8 (its
 // bytes are its value).
 func plainStringValue(b []byte, v span) (string, bool) {
@@ -148,7 +137,7 @@ func plainASCII(b []byte) bool {
 // object, args is absent, null or not an array, or op is malformed. Request
 // weights are charged by it before anything is verified.
 func ArgCount(op json.RawMessage) int {
-	if n, ok := argCountFast(op, false); ok {
+	if n, ok := argCountFast(op); ok {
 		return n
 	}
 	var o struct {
@@ -162,16 +151,8 @@ func ArgCount(op json.RawMessage) int {
 
 // argCountFast handles ops whose keys are plain and whose only key matching
 // "args" (json matches names case-insensitively) is exactly "args".
-// With checked (op's syntax already checked whole), values are stepped
-// over, not checked again.
-func argCountFast(op []byte, checked bool) (int, bool) {
+func argCountFast(op []byte) (int, bool) {
 	p := scanner{b: op}
-	value := func(depth int) (span, error) {
-		if checked {
-			return p.skip(), nil
-		}
-		return p.value(depth)
-	}
 	if p.peek() != '{' {
 		return 0, false
 	}
@@ -205,13 +186,13 @@ func argCountFast(op []byte, checked bool) (int, bool) {
 				if !more {
 					break
 				}
-				if _, err := value(2); err != nil {
+				if _, err := p.value(2); err != nil {
 					return 0, true
 				}
 			}
 			continue
 		}
-		v, err := value(1)
+		v, err := p.value(1)
 		if err != nil {
 			return 0, true
 		}

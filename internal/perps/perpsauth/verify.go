@@ -106,8 +106,6 @@ type Request struct {
 	Exp   *int64          `json:"exp,omitempty"`
 	Label *string         `json:"label,omitempty"`
 	Code  *string         `json:"code,omitempty"`
-
-	opChecked bool // ParseRequest's scanner checked Op's syntax
 }
 
 // ParseRequest decodes an envelope. Unknown top-level fields are ignored:
