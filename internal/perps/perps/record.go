@@ -111,8 +111,8 @@ func (c *Command) AppendEncode(dst []byte) []byte {
 	w.int(tDailyLimit, c.DailyLimit)
 	w.int(tWindow, c.Window)
 	w.int(tIndexWindow, c.IndexWindow)
-	w.int(tSigTS, c.SigTS)
-	c.encodeMoney(&w)
+	c.encodeMoney(&w)      // tags 64–69
+	w.int(tSigTS, c.SigTS) // tag 80: tags must increase
 	return w
 }
 
