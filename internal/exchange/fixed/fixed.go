@@ -227,11 +227,18 @@ func (in Instrument) AppendQty(dst []byte, q Qty) []byte {
 	return appendUnits(dst, int64(q), int(in.QtyDecimals))
 }
 
-// FormatPrice is AppendPrice into a new string.
-func (in Instrument) FormatPrice(p Price) string { return string(in.AppendPrice(nil, p)) }
+// FormatPrice is AppendPrice into a new string (formatted on the stack: the
+// string is the only allocation, none for one byte).
+func (in Instrument) FormatPrice(p Price) string {
+	var buf [48]byte
+	return string(in.AppendPrice(buf[:0], p))
+}
 
 // FormatQty is AppendQty into a new string.
-func (in Instrument) FormatQty(q Qty) string { return string(in.AppendQty(nil, q)) }
+func (in Instrument) FormatQty(q Qty) string {
+	var buf [48]byte
+	return string(in.AppendQty(buf[:0], q))
+}
 
 func appendUnits(dst []byte, v int64, decimals int) []byte {
 	u := uint64(v)

@@ -3,6 +3,8 @@ package perps
 import (
 	"fmt"
 	"testing"
+
+	"pmx/internal/cpuclock"
 )
 
 // BenchmarkApplyPlaceCancel: one resting order placed and cancelled per
@@ -63,6 +65,39 @@ func BenchmarkApplyModify(b *testing.B) {
 					b.Fatalf("modify: %+v", r)
 				}
 				i++
+			}
+		})
+	}
+}
+
+// BenchmarkApplyPlaceIOC: one createOrders command of n non-crossing IOC
+// buys straight through Apply (decode included, no journal), the engine's
+// share of the HTTP placement benchmarks (perpshttp BenchmarkVsBare*): each
+// order is checked, run against the empty side of the book and ends
+// ioc_no_fill, so the book and the open orders stay empty. Run it with
+// -test.cpu 1: cpu-ns/op is then the apply goroutine's (and the GC's) time.
+func BenchmarkApplyPlaceIOC(b *testing.B) {
+	for _, n := range []int{1, 20} {
+		b.Run(fmt.Sprintf("orders%d", n), func(b *testing.B) {
+			m := New(Config{})
+			ts := int64(1000)
+			m.Apply(0, ts, cmd(Command{Kind: KCreateInstrument, Instrument: &InstrumentSpec{Symbol: "BTC-USD", Category: "crypto", PriceDecimals: 1, QtyDecimals: 3, MaxLeverage: 20}}), nil)
+			m.Apply(0, ts, cmd(Command{Kind: KDeposit, Account: acA, Amount: "1000000000"}), nil)
+			c := Command{Kind: KCreateOrders, Account: acA, Replay: make([]byte, 40)}
+			for j := range n {
+				c.Orders = append(c.Orders, OrderReq{IID: 1, Buy: true, P: sp(fmt.Sprint(100 + j)), Qty: "1", TIF: sp("ioc")})
+			}
+			rec := c.Encode()
+			out := make([]Event, 0, 1)
+			b.ReportAllocs()
+			cpu := cpuclock.Start() // CPU time per op: steadier than wall time on a shared machine
+			defer cpu.Report(b)
+			for b.Loop() {
+				ts++
+				out = m.Apply(0, ts, rec, out[:0])
+				if a := out[0].Acks; len(a) != n || a[n-1].Status != "ok" {
+					b.Fatalf("acks: %+v", a)
+				}
 			}
 		})
 	}

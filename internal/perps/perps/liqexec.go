@@ -250,7 +250,7 @@ func (m *Machine) rankADL(iid uint32, closingLong bool, skip *Account, mk risk.M
 			continue
 		}
 		var ra risk.Account
-		m.viewInto(&ra, mk, c, 0, 0)
+		m.viewInto(&ra, mk, c, 0, 0, nil)
 		views = append(views, ra)
 	}
 	seq := func(yield func(*risk.Account) bool) {

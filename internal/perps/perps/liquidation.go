@@ -66,7 +66,7 @@ func (m *Machine) sweepPass(ts int64, ev *Event) {
 		if a == nil || (!a.Liquidating && !hasPosition(a)) {
 			continue
 		}
-		m.viewInto(&ra, mk, a, 0, 0)
+		m.viewInto(&ra, mk, a, 0, 0, nil)
 		var err error
 		if hits, err = risk.Sweep(seq, mk, hits[:0]); err != nil {
 			continue // a scope that cannot be valued waits for the next sweep

@@ -63,6 +63,7 @@ type Machine struct {
 	fundPos   map[uint32]*Position // positions the insurance fund took over (liqexec.go)
 	liqOID    uint64               // the liquidation order being matched (liqexec.go; not state)
 	depth     []book.Level         // scratch of the at-fill check (atfill.go)
+	rv        riskScratch          // scratch of the pre-trade check (riskview.go)
 	safeCache []safeEntry          // the incremental sweep's cache, by account id (sweepcache.go; not state)
 	marks     []int64              // the sweep's marks by instrument id (sweepcache.go)
 	fullSweep bool                 // value every account in every sweep (benchmark reference)
@@ -70,6 +71,7 @@ type Machine struct {
 	cur     uint32 // instrument of the book command being applied (for ReduceOnlyLimit)
 	bev     []book.Event
 	touched []*Order
+	ordBuf  []OrderReq         // backing array of the decoded commands' orders (not state: no order request outlives its Apply)
 	pend    []uint64           // in-flight order ids (Due > 0)
 	mods    steps[*PendingMod] // pending modifies (pendmod.go)
 	ccs     steps[*COIDWait]   // cancels-by-coid waiting for a create (coidwait.go)
@@ -148,7 +150,10 @@ func (m *Machine) Apply(seq uint64, ts int64, cmd []byte, out []Event) []Event {
 	var ev Event
 	m.processDue(ts, &ev)
 	m.sweepDue = true
-	c, err := DecodeCommand(cmd)
+	c, err := decodeCommand(cmd, m.ordBuf)
+	if c != nil && cap(c.Orders) > cap(m.ordBuf) {
+		m.ordBuf = c.Orders[:0]
+	}
 	if err != nil {
 		ev.Err = "invalid_command"
 		m.refreshADL(nil, &ev)           // due steps may have filled

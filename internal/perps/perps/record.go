@@ -44,7 +44,12 @@ const (
 
 // Encode is the journal payload of c.
 func (c *Command) Encode() []byte {
-	w := wbuf(make([]byte, 0, 64+len(c.Replay)+48*len(c.Orders)))
+	return c.AppendEncode(make([]byte, 0, 64+len(c.Replay)+48*len(c.Orders)))
+}
+
+// AppendEncode appends the journal payload of c to dst.
+func (c *Command) AppendEncode(dst []byte) []byte {
+	w := wbuf(dst)
 	w = append(w, recordV1)
 	w.str(tKind, c.Kind)
 	w.str(tAccount, c.Account)
@@ -106,14 +111,19 @@ func (c *Command) Encode() []byte {
 	w.int(tDailyLimit, c.DailyLimit)
 	w.int(tWindow, c.Window)
 	w.int(tIndexWindow, c.IndexWindow)
-	w.int(tSigTS, c.SigTS)
-	c.encodeMoney(&w)
+	c.encodeMoney(&w)      // tags 64–69
+	w.int(tSigTS, c.SigTS) // tag 80: tags must increase
 	return w
 }
 
 // DecodeCommand parses a journal payload: a binary record, or a legacy
 // encoding/json one.
-func DecodeCommand(b []byte) (*Command, error) {
+func DecodeCommand(b []byte) (*Command, error) { return decodeCommand(b, nil) }
+
+// decodeCommand is DecodeCommand with the orders of a binary record in
+// orders' backing array when it is large enough (Apply's scratch: a
+// command's orders are not kept past its Apply).
+func decodeCommand(b []byte, orders []OrderReq) (*Command, error) {
 	if len(b) > 0 && b[0] == '{' {
 		var c Command
 		if err := json.Unmarshal(b, &c); err != nil {
@@ -137,10 +147,17 @@ func DecodeCommand(b []byte) (*Command, error) {
 		case tReplay:
 			c.Replay = r.byteStr()
 		case tOrders:
-			c.Orders = make([]OrderReq, r.count(1))
+			if n := r.count(1); n <= cap(orders) {
+				c.Orders = orders[:n]
+				clear(c.Orders)
+			} else {
+				c.Orders = make([]OrderReq, n)
+			}
+			d := orderDecoder{src: string(r.b), ps: make([]string, len(c.Orders))}
 			for i := range c.Orders {
 				sub := r.record()
-				c.Orders[i].decode(&sub)
+				d.after = len(r.b)
+				c.Orders[i].decode(&sub, &d, i)
 			}
 		case tModifies:
 			c.Modifies = make([]ModifyReq, r.count(1))
@@ -224,20 +241,68 @@ func (o *OrderReq) encode(w *wbuf) {
 	w.uint(15, o.TrParent)
 }
 
-func (o *OrderReq) decode(r *rbuf) {
-	for tag := range r.tags() {
+// orderDecoder lets the orders of one record share allocations: the price
+// and quantity strings are substrings of one copy of the record's rest
+// (src), and the prices' pointers point into ps. Both are only parsed by
+// the machine, never kept, so the copy lives as long as the command. The
+// strings an order keeps (its client id, the TP/SL fields) are copied on
+// their own, so a kept order does not hold its whole request.
+type orderDecoder struct {
+	src   string
+	after int // bytes of the outer record after the order being decoded
+	ps    []string
+}
+
+// str is the next string of r, a substring of src (r reads a record
+// inside src, followed there by after bytes).
+func (d *orderDecoder) str(r *rbuf) string {
+	b := r.take()
+	end := len(d.src) - d.after - len(r.b)
+	return d.src[end-len(b) : end]
+}
+
+// The time in force as pointers to constants (never written through:
+// the machine only reads OrderReq.TIF).
+var tifGTC, tifIOC, tifFOK = "gtc", "ioc", "fok"
+
+func knownTIF(s string) *string {
+	switch s {
+	case tifGTC:
+		return &tifGTC
+	case tifIOC:
+		return &tifIOC
+	case tifFOK:
+		return &tifFOK
+	}
+	p := new(string) // (not &s: s would then be on the heap for the constants too)
+	*p = s
+	return p
+}
+
+func (o *OrderReq) decode(r *rbuf, d *orderDecoder, i int) {
+	// tags' loop written out: the iterator's calls cost a third of a
+	// batch's decode.
+	last := byte(0)
+	for len(r.b) > 0 && !r.bad {
+		tag := r.b[0]
+		r.b = r.b[1:]
+		if tag <= last {
+			r.fail()
+			return
+		}
+		last = tag
 		switch tag {
 		case 1:
 			o.IID = r.u32()
 		case 2:
 			o.Buy = true
 		case 3:
-			o.P = r.strp()
+			d.ps[i] = d.str(r)
+			o.P = &d.ps[i]
 		case 4:
-			o.Qty = r.str()
+			o.Qty = d.str(r)
 		case 5:
-			tif := r.known("gtc", "ioc", "fok")
-			o.TIF = &tif
+			o.TIF = knownTIF(d.str(r))
 		case 6:
 			o.PO = true
 		case 7:

@@ -168,11 +168,6 @@ func (r *rbuf) take() []byte {
 
 func (r *rbuf) str() string { return string(r.take()) }
 
-func (r *rbuf) strp() *string {
-	s := r.str()
-	return &s
-}
-
 func (r *rbuf) byteStr() []byte {
 	b := r.take()
 	if len(b) == 0 {

@@ -20,7 +20,15 @@ const liqFeePPM = 25_000
 // riskMarket is in with its mark, and the price band when in has an index
 // (atfill.go).
 func (m *Machine) riskMarket(in *Instrument) *risk.Market {
-	mt := &risk.Market{
+	mt := new(risk.Market)
+	m.marketInto(mt, in)
+	return mt
+}
+
+// marketInto sets *mt to in's risk.Market (riskMarket without the
+// allocation).
+func (m *Machine) marketInto(mt *risk.Market, in *Instrument) {
+	*mt = risk.Market{
 		Instrument: risk.Instrument{ID: in.ID, Grid: risk.Grid{PriceDecimals: in.PriceDecimals, QtyDecimals: in.QtyDecimals},
 			MaxLeverage: in.MaxLeverage, LiqFeePPM: liqFeePPM},
 		Mark: m.mark(in),
@@ -28,7 +36,43 @@ func (m *Machine) riskMarket(in *Instrument) *risk.Market {
 	if in.IndexTicks > 0 {
 		mt.BandPPM = bandPPM
 	}
+}
+
+// riskScratch is preTrade's view, reused from order to order so the check
+// of each order allocates nothing: the account's slices, the markets map
+// and the markets it points to (the first n of ms are in use). Not state:
+// every check rebuilds it from the accounts and instruments.
+type riskScratch struct {
+	ra risk.Account
+	mk risk.Markets
+	ms []*risk.Market
+	n  int
+}
+
+// market is a scratch market for mk (nil s: a new one).
+func (s *riskScratch) market() *risk.Market {
+	if s == nil {
+		return new(risk.Market)
+	}
+	if s.n == len(s.ms) {
+		s.ms = append(s.ms, new(risk.Market))
+	}
+	mt := s.ms[s.n]
+	s.n++
 	return mt
+}
+
+// view is riskView into the scratch: valid until the next call.
+func (s *riskScratch) view(m *Machine, a *Account, extra uint32) (*risk.Account, risk.Markets) {
+	if s.mk == nil {
+		s.mk = risk.Markets{}
+	}
+	for _, mt := range s.ms[:s.n] { // what the last view added (cheaper than clear, which reseeds the map)
+		delete(s.mk, mt.ID)
+	}
+	s.n = 0
+	m.viewInto(&s.ra, s.mk, a, extra, 0, s)
+	return &s.ra, s.mk
 }
 
 // mark is in's mark price in ticks (risk.MarkPrice: the index, the book and
@@ -53,14 +97,14 @@ func (m *Machine) riskView(a *Account, extra uint32) (risk.Account, risk.Markets
 func (m *Machine) riskViewSkip(a *Account, extra uint32, skip uint64) (risk.Account, risk.Markets) {
 	var ra risk.Account
 	mk := risk.Markets{}
-	m.viewInto(&ra, mk, a, extra, skip)
+	m.viewInto(&ra, mk, a, extra, skip, nil)
 	return ra, mk
 }
 
 // viewInto fills ra (reusing its slices) with a's view and adds to mk the
 // markets it needs that mk does not hold yet (the sweep passes every market
-// at once).
-func (m *Machine) viewInto(ra *risk.Account, mk risk.Markets, a *Account, extra uint32, skip uint64) {
+// at once). New markets come from s (nil: allocated).
+func (m *Machine) viewInto(ra *risk.Account, mk risk.Markets, a *Account, extra uint32, skip uint64, s *riskScratch) {
 	*ra = risk.Account{ID: a.ID, Collateral: a.Balance, Liquidating: a.Liquidating,
 		Positions: ra.Positions[:0], Orders: ra.Orders[:0], Settings: ra.Settings[:0]}
 	need := func(iid uint32, cross bool) {
@@ -74,7 +118,9 @@ func (m *Machine) viewInto(ra *risk.Account, mk risk.Markets, a *Account, extra 
 			return
 		}
 		if mk[iid] == nil {
-			mk[iid] = m.riskMarket(in)
+			mt := s.market()
+			m.marketInto(mt, in)
+			mk[iid] = mt
 		}
 		ra.Settings = append(ra.Settings, risk.Setting{IID: iid, Lev: m.leverage(a, in), Cross: cross})
 	}
@@ -122,8 +168,8 @@ func (m *Machine) viewInto(ra *risk.Account, mk risk.Markets, a *Account, extra 
 // to margin. This keeps a venue without an index feed tradable; with an
 // index the mark always exists.
 func (m *Machine) preTrade(a *Account, in *Instrument, buy bool, ticks, lots int64, reduce bool) string {
-	ra, mk := m.riskView(a, in.ID)
-	if err := risk.CheckScope(&ra, in.ID); err != nil {
+	ra, mk := m.rv.view(m, a, in.ID)
+	if err := risk.CheckScope(ra, in.ID); err != nil {
 		return err.Error()
 	}
 	if reduce {
@@ -132,7 +178,7 @@ func (m *Machine) preTrade(a *Account, in *Instrument, buy bool, ticks, lots int
 	if !m.standIns(a, mk, in, buy, ticks) {
 		return ""
 	}
-	if err := risk.CheckOrder(&ra, mk, risk.Order{IID: in.ID, Buy: buy, Ticks: ticks, Lots: lots}); err != nil {
+	if err := risk.CheckOrder(ra, mk, risk.Order{IID: in.ID, Buy: buy, Ticks: ticks, Lots: lots}); err != nil {
 		return err.Error()
 	}
 	return ""
@@ -154,6 +200,9 @@ func (m *Machine) standIns(a *Account, mk risk.Markets, in *Instrument, buy bool
 		if mt.Mark <= 0 {
 			return false
 		}
+	}
+	if len(mk) == 1 { // in alone
+		return true
 	}
 	for iid, other := range mk { // other markets without a mark: their orders' own prices stand in
 		if other.Mark <= 0 && iid != in.ID {

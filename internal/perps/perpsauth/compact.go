@@ -84,6 +84,10 @@ func Compact(raw json.RawMessage) (Op, []byte, error) {
 		return Op{}, nil, invalid("op.args missing")
 	}
 	op.Args, op.checked = raw[args.s:args.e], true
+	var rows *rowSpans
+	if op.Type == "createOrders" {
+		rows = &rowSpans{spans: make([]span, 0, len(orderRow.fields)*(1+len(op.Args)/48))}
+	}
 
 	out := make([]byte, 0, 16+len(op.Args))
 	if hasGrp {
@@ -92,9 +96,17 @@ func Compact(raw json.RawMessage) (Op, []byte, error) {
 		out = append(out, 0x92)
 	}
 	out = msgpack.AppendString(out, op.Type)
-	out, err := appendShaped(out, raw, args, spec.args)
+	out, err := appendShaped(out, raw, args, spec.args, rows)
 	if err != nil {
 		return Op{}, nil, invalid("args%v", err)
+	}
+	if rows != nil && !rows.irregular {
+		for i := range rows.spans {
+			if sp := &rows.spans[i]; sp.e != 0 { // relative to Args (absent stays zero)
+				sp.s, sp.e = sp.s-args.s, sp.e-args.s
+			}
+		}
+		op.rows = rows.spans
 	}
 	if hasGrp {
 		out = msgpack.AppendString(out, op.Grp)
@@ -145,8 +157,19 @@ func plainString(raw []byte) bool {
 	return !slices.Contains(raw, '\\') && utf8.Valid(raw)
 }
 
-// appendShaped encodes the non-null value at v according to sh.
-func appendShaped(dst, b []byte, v span, sh shape) ([]byte, error) {
+// rowSpans collects, while Compact shapes createOrders args, each order
+// object's value spans in orderRow's field order (a zero span: key absent),
+// so OrderArgs reads the values without scanning the objects again.
+// Irregular objects (a key escaped or repeated) are left to OrderArgs' own
+// pass, which gives up on them exactly as before.
+type rowSpans struct {
+	spans     []span // spans relative to the op's raw bytes
+	irregular bool
+}
+
+// appendShaped encodes the non-null value at v according to sh; rows, if
+// not nil, collects the spans of the objects of an array (createOrders).
+func appendShaped(dst, b []byte, v span, sh shape, rows *rowSpans) ([]byte, error) {
 	switch sh.kind {
 	case kStr:
 		if b[v.s] != '"' {
@@ -175,14 +198,14 @@ func appendShaped(dst, b []byte, v span, sh shape) ([]byte, error) {
 		}
 		return msgpack.AppendUint(dst, n), nil
 	case kArr:
-		return appendArray(dst, b, v, *sh.elem)
+		return appendArray(dst, b, v, *sh.elem, rows)
 	case kObj:
-		return appendObject(dst, b, v, sh.fields)
+		return appendObject(dst, b, v, sh.fields, rows)
 	}
 	return nil, want("unsupported")
 }
 
-func appendArray(dst, b []byte, v span, elem shape) ([]byte, error) {
+func appendArray(dst, b []byte, v span, elem shape, rows *rowSpans) ([]byte, error) {
 	if b[v.s] != '[' {
 		return nil, want("want array")
 	}
@@ -199,7 +222,7 @@ func appendArray(dst, b []byte, v span, elem shape) ([]byte, error) {
 			return nil, at(want("null"), "["+strconv.Itoa(n)+"]")
 		}
 		var err error
-		if dst, err = appendShaped(dst, b, e, elem); err != nil {
+		if dst, err = appendShaped(dst, b, e, elem, rows); err != nil {
 			return nil, at(err, "["+strconv.Itoa(n)+"]")
 		}
 		n++
@@ -219,7 +242,7 @@ const maxFields = 12
 
 // appendObject writes the object's values as a positional array in field
 // order, dropping absent slots.
-func appendObject(dst, b []byte, v span, fields []field) ([]byte, error) {
+func appendObject(dst, b []byte, v span, fields []field, rows *rowSpans) ([]byte, error) {
 	if b[v.s] != '{' {
 		return nil, want("want object")
 	}
@@ -249,7 +272,13 @@ func appendObject(dst, b []byte, v span, fields []field) ([]byte, error) {
 			name := keyName(b, k, esc)
 			return nil, want("unknown field " + strconv.Quote(name))
 		}
+		if rows != nil && (esc || spans[idx].e != 0) {
+			rows.irregular = true
+		}
 		spans[idx] = val // last occurrence wins, as in encoding/json
+	}
+	if rows != nil {
+		rows.spans = append(rows.spans, spans[:len(fields)]...)
 	}
 	// Decide presence first: the array header needs the count.
 	var present [maxFields]bool
@@ -294,7 +323,7 @@ func appendObject(dst, b []byte, v span, fields []field) ([]byte, error) {
 			continue
 		}
 		var err error
-		if dst, err = appendShaped(dst, b, sp, fd.sh); err != nil {
+		if dst, err = appendShaped(dst, b, sp, fd.sh, nil); err != nil {
 			return nil, at(err, "."+fd.name)
 		}
 	}

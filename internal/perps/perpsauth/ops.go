@@ -122,7 +122,8 @@ type Op struct {
 	Args json.RawMessage
 	Grp  string // createOrders only; "" when absent
 
-	checked bool // Compact checked Args' syntax: OrderArgs steps over it unchecked
+	checked bool   // Compact checked Args' syntax: OrderArgs steps over it unchecked
+	rows    []span // createOrders: the orders' value spans in Args, orderRow's fields per order (Compact; nil: scan)
 }
 
 // DecodeArgs decodes the args into dst, refusing unknown fields. Compact

@@ -35,8 +35,12 @@ type trigger struct {
 
 // DecodeOrderArgs decodes createOrders args: OrderArgs for the common
 // spelling, else encoding/json (DecodeArgs), which owns every error text.
-func (o Op) DecodeOrderArgs() ([]OrderArg, error) {
-	if rows, ok := o.OrderArgs(); ok {
+func (o Op) DecodeOrderArgs() ([]OrderArg, error) { return o.AppendOrderArgs(nil) }
+
+// AppendOrderArgs is DecodeOrderArgs into dst's backing array when it is
+// large enough (a buffer the caller reuses; nil: a new one).
+func (o Op) AppendOrderArgs(dst []OrderArg) ([]OrderArg, error) {
+	if rows, ok := o.appendOrderArgs(dst); ok {
 		return rows, nil
 	}
 	return o.orderArgsJSON()
@@ -81,14 +85,22 @@ func (o Op) orderArgsJSON() ([]OrderArg, error) {
 // spelling: plain strings, no nulls, no escaped keys, iid within uint32.
 // ok is false for anything else (DecodeOrderArgs then uses encoding/json).
 // When ok, the rows are what orderArgsJSON gives (FuzzOrderArgsDifferential).
-func (o Op) OrderArgs() (rows []OrderArg, ok bool) {
+func (o Op) OrderArgs() (rows []OrderArg, ok bool) { return o.appendOrderArgs(nil) }
+
+func (o Op) appendOrderArgs(dst []OrderArg) (rows []OrderArg, ok bool) {
+	if o.rows != nil {
+		return o.orderArgsFromSpans(dst)
+	}
 	b := o.Args
 	p := scanner{b: b}
 	if p.peek() != '[' {
 		return nil, false
 	}
 	p.i++
-	rows = make([]OrderArg, 0, 1+len(b)/48) // a typical order object is 50+ bytes; append grows for denser ones
+	rows = dst[:0]
+	if dst == nil {
+		rows = make([]OrderArg, 0, 1+len(b)/48) // a typical order object is 50+ bytes; append grows for denser ones
+	}
 	d := argStrings{all: string(b), ptrs: make([]string, 0, 3*cap(rows))}
 	first := true
 	for {
@@ -144,6 +156,74 @@ func (d *argStrings) ptr(b []byte, v span) (*string, bool) {
 	}
 	d.ptrs = append(d.ptrs, s)
 	return &d.ptrs[len(d.ptrs)-1], true
+}
+
+// orderArgsFromSpans is OrderArgs from the value spans Compact collected:
+// the same values (each key once, none escaped), without a second pass over
+// the objects.
+func (o Op) orderArgsFromSpans(dst []OrderArg) ([]OrderArg, bool) {
+	nf := len(orderRow.fields)
+	n := len(o.rows) / nf
+	rows := dst[:0]
+	if dst == nil || cap(rows) < n {
+		rows = make([]OrderArg, 0, n)
+	}
+	b := o.Args
+	d := argStrings{all: string(b), ptrs: make([]string, 0, 3*n)}
+	for i := range n {
+		a, ok := d.orderArgSpans(b, o.rows[i*nf:(i+1)*nf])
+		if !ok {
+			return nil, false
+		}
+		rows = append(rows, a)
+	}
+	return rows, true
+}
+
+// orderArgSpans decodes one order from its value spans (orderRow's fields:
+// iid, buy, p, qty, tif, po, ro, c, tr; zero: absent).
+func (d *argStrings) orderArgSpans(b []byte, sp []span) (OrderArg, bool) {
+	var a OrderArg
+	for i, val := range sp {
+		if val.e == 0 {
+			continue
+		}
+		if b[val.s] == 'n' { // null: json decides (as orderArgAt)
+			return a, false
+		}
+		ok := true
+		switch i {
+		case 0:
+			var n uint64
+			n, ok = canonicalUint(b[val.s:val.e])
+			ok = ok && n <= math.MaxUint32
+			a.IID = uint32(n)
+		case 1:
+			a.Buy, ok = boolAt(b, val)
+		case 2:
+			a.P, ok = d.ptr(b, val)
+		case 3:
+			a.Qty, ok = d.str(b, val)
+		case 4:
+			a.TIF, ok = d.ptr(b, val)
+		case 5:
+			a.PO, ok = boolAt(b, val)
+		case 6:
+			a.RO, ok = boolAt(b, val)
+		case 7:
+			a.C, ok = d.ptr(b, val)
+		case 8:
+			var t trigger
+			ok = b[val.s] == '{' && json.Unmarshal(b[val.s:val.e], &t) == nil
+			a.TR, a.TrMarket, a.TrP, a.TrKind = true, t.Market, t.TrP, t.TPSL
+		default:
+			ok = false
+		}
+		if !ok {
+			return a, false
+		}
+	}
+	return a, true
 }
 
 // orderArgAt decodes the object at v (syntax already checked).

@@ -66,3 +66,43 @@ func FuzzOrderArgsAfterCompact(f *testing.F) {
 		}
 	})
 }
+
+// TestCompactCollectsOrderSpans: Compact hands OrderArgs the orders' value
+// spans (so it does not scan them again) for the common spelling, not for
+// an object with an escaped or repeated key, and the spans read back as the
+// scanning decode does.
+func TestCompactCollectsOrderSpans(t *testing.T) {
+	for _, c := range []struct {
+		args  string
+		spans bool
+	}{
+		{`[{"iid":1,"buy":true,"p":"100","qty":"1","tif":"ioc","po":false}]`, true},
+		{`[{"iid":1,"buy":true,"qty":"1","c":"0xab","ro":true,"tr":{"trp":"5","tpsl":"sl"}},{"qty":"2","iid":2,"buy":false}]`, true},
+		{`[{"iid":1,"buy":true,"qty":"1"},{"iid":2,"buy":true,"buy":false,"qty":"1"}]`, false},
+		{`[{"iid":1,"\u0062uy":true,"qty":"1"}]`, false},
+	} {
+		op, _, err := Compact([]byte(`{"type":"createOrders","args":` + c.args + `}`))
+		if err != nil {
+			t.Fatalf("%s: %v", c.args, err)
+		}
+		if got := op.rows != nil; got != c.spans {
+			t.Errorf("%s: spans collected %v, want %v", c.args, got, c.spans)
+		}
+		got, ok := op.OrderArgs()
+		want, wantOK := Op{Args: op.Args}.OrderArgs()
+		if ok != wantOK || !reflect.DeepEqual(got, want) {
+			t.Errorf("%s: from spans %v %+v, scanned %v %+v", c.args, ok, got, wantOK, want)
+		}
+	}
+}
+
+// TestOrderRowFieldOrder: orderArgSpans reads the spans by position.
+func TestOrderRowFieldOrder(t *testing.T) {
+	var names []string
+	for _, f := range orderRow.fields {
+		names = append(names, f.name)
+	}
+	if want := []string{"iid", "buy", "p", "qty", "tif", "po", "ro", "c", "tr"}; !reflect.DeepEqual(names, want) {
+		t.Fatalf("orderRow fields %v, orderArgSpans reads %v", names, want)
+	}
+}

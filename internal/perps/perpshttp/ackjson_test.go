@@ -55,3 +55,16 @@ func BenchmarkAppendAcks(b *testing.B) {
 		buf, _ = appendAcks(buf[:0], acks)
 	}
 }
+
+// BenchmarkAppendAcks20 is the acknowledgement of a 20-order batch.
+func BenchmarkAppendAcks20(b *testing.B) {
+	acks := make([]perps.Ack, 20)
+	for i := range acks {
+		acks[i] = perps.Ack{Status: "ok", OID: 123456 + uint64(i)}
+	}
+	buf := make([]byte, 0, 1024)
+	b.ReportAllocs()
+	for b.Loop() {
+		buf, _ = appendAcks(buf[:0], acks)
+	}
+}

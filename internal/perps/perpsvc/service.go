@@ -201,10 +201,22 @@ func (s *Service) Engine() *engine.Engine[perps.Event] { return s.eng }
 // Verifier is the signed-request verifier (its EIP-712 domain, replay cache).
 func (s *Service) Verifier() *perpsauth.Verifier { return s.ver }
 
+// recordBufs are the journal records' encoding buffers, reused once Submit
+// returns (records larger than maxPooledRecord are left to the GC).
+var recordBufs = sync.Pool{New: func() any { b := make([]byte, 0, 1024); return &b }}
+
+const maxPooledRecord = 16 << 10
+
 // Submit journals and applies c; the single event is the command's outcome.
 // Only operator paths and this package build commands.
 func (s *Service) Submit(c *perps.Command) (perps.Event, error) {
-	res, err := s.eng.Submit(s.now().UnixMilli(), c.Encode())
+	bp := recordBufs.Get().(*[]byte)
+	rec := c.AppendEncode((*bp)[:0])
+	res, err := s.eng.Submit(s.now().UnixMilli(), rec)
+	if cap(rec) <= maxPooledRecord { // the engine is done with it: the journal copied it, Apply has run
+		*bp = rec[:0]
+		recordBufs.Put(bp)
+	}
 	if registers(c.Kind) {
 		s.reg.bump() // also on an error: the command may have been applied
 	}

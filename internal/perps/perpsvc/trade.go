@@ -1,12 +1,36 @@
 package perpsvc
 
 import (
+	"slices"
+	"sync"
+
 	"pmx/internal/perps/perps"
 	"pmx/internal/perps/perpsauth"
 )
 
 // MaxBatch bounds the items of one batch request.
 const MaxBatch = 100
+
+// orderBufs are createOrders requests' decoded rows and commands' order
+// lists, reused once the command is journaled.
+var orderBufs = sync.Pool{New: func() any { return new(orderBuf) }}
+
+type orderBuf struct {
+	rows   []perpsauth.OrderArg
+	orders []perps.OrderReq
+}
+
+// put returns the buffers (cleared: they hold the request's strings) to
+// the pool; oversized ones (a refused batch beyond MaxBatch) are dropped.
+func (b *orderBuf) put(rows []perpsauth.OrderArg, c *perps.Command) {
+	if cap(rows) > MaxBatch || cap(c.Orders) > MaxBatch {
+		return
+	}
+	clear(rows[:cap(rows)])
+	clear(c.Orders)
+	b.rows, b.orders = rows[:0], c.Orders[:0]
+	orderBufs.Put(b)
+}
 
 // TradeResult is the outcome of one signed trading op: Err when the request
 // was refused whole, else Acks (createOrders) or Items (modify, cancel; every
@@ -35,14 +59,16 @@ func (s *Service) Trade(opType string, req *perpsauth.Request) TradeResult {
 	actions, n := 0, 0
 	switch opType {
 	case perps.KCreateOrders:
-		rows, err := v.Op.DecodeOrderArgs()
+		bufs := orderBufs.Get().(*orderBuf)
+		rows, err := v.Op.AppendOrderArgs(bufs.rows)
+		defer bufs.put(rows, c) // c is encoded (or refused) by then
 		if err != nil {
 			return fail(AsError(err))
 		}
 		if len(rows) == 0 {
 			return fail(E(CodeNoOrders, ""))
 		}
-		c.Orders = make([]perps.OrderReq, len(rows))
+		c.Orders = slices.Grow(bufs.orders[:0], len(rows))[:len(rows)]
 		for i, a := range rows {
 			o := perps.OrderReq{IID: a.IID, Buy: a.Buy, P: a.P, Qty: a.Qty, TIF: a.TIF, PO: a.PO, RO: a.RO, TR: a.TR,
 				TrP: a.TrP, TrKind: a.TrKind, TrMarket: a.TrMarket, TrSlip: a.TrSlip, TrParent: a.TrParent, Grp: v.Op.Grp}
