@@ -264,7 +264,7 @@ func (m *Machine) rankHolders(iid uint32, closingLong bool, ids []uint64, mk ris
 			continue
 		}
 		var ra risk.Account
-		m.viewInto(&ra, mk, c, 0, 0)
+		m.viewInto(&ra, mk, c, 0, 0, nil)
 		views = append(views, ra)
 	}
 	seq := func(yield func(*risk.Account) bool) {
