@@ -78,6 +78,7 @@ func TestCompactCollectsOrderSpans(t *testing.T) {
 	}{
 		{`[{"iid":1,"buy":true,"p":"100","qty":"1","tif":"ioc","po":false}]`, true},
 		{`[{"iid":1,"buy":true,"qty":"1","c":"0xab","ro":true,"tr":{"trp":"5","tpsl":"sl"}},{"qty":"2","iid":2,"buy":false}]`, true},
+		{`[{"iid":1,"buy":false,"qty":"0","tr":{"market":true,"trp":"5","tpsl":"sl","slip_bps":30,"parent_oid":7}}]`, true},
 		{`[{"iid":1,"buy":true,"qty":"1"},{"iid":2,"buy":true,"buy":false,"qty":"1"}]`, false},
 		{`[{"iid":1,"\u0062uy":true,"qty":"1"}]`, false},
 	} {
