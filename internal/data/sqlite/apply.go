@@ -119,7 +119,13 @@ func (db *DB) apply(ctx context.Context, events []ledger.Event) (int, error) {
 			return 0, err
 		}
 	}
-	a := &applier{ctx: ctx, tx: tx, conn: conn, dia: &db.dia, stmts: db.stmts, cat: db.cat.Load().clone(), wallets: map[string]*wallet{},
+	cat := db.cat.Load()
+	if sharedOK(events) {
+		cat = cat.cloneShared()
+	} else {
+		cat = cat.clone()
+	}
+	a := &applier{ctx: ctx, tx: tx, conn: conn, dia: &db.dia, stmts: db.stmts, cat: cat, wallets: map[string]*wallet{},
 		builders: map[string]*ledger.Event{}, touched: map[*wallet]struct{}{}}
 	var applied0 int64
 	if err := a.queryRow(`SELECT max_seq, last_block, last_ts, applied FROM ingest WHERE id = 1`).

@@ -169,7 +169,8 @@ func (a *applier) writeBack() error {
 			return err
 		}
 	}
-	for _, m := range a.cat.byMid {
+	markets, tokens := a.cat.changeable()
+	for _, m := range markets {
 		if !m.dirty {
 			continue
 		}
@@ -192,7 +193,7 @@ func (a *applier) writeBack() error {
 		}
 		m.dirty = false
 	}
-	for _, t := range a.cat.byTid {
+	for _, t := range tokens {
 		if !t.dirty {
 			continue
 		}
