@@ -19,6 +19,9 @@ import (
 	"pmx/internal/exchange/engine"
 )
 
+// benchMarkets is how many markets BenchmarkTradeIngest's data store holds.
+const benchMarkets = 280
+
 // countingLedger fails the benchmark's check when an apply was refused.
 type countingLedger struct {
 	p   *ingest.Pipeline
@@ -46,7 +49,9 @@ func (c *countingLedger) Apply(ctx context.Context, evs []ledger.Event) (int, er
 // activity rows from it), so cpu-ns/op is per trade and per event for both;
 // the feed's mint match is three events (the exchange's split and one
 // trade per outcome): feed-mint reports cpu-ns/event too. cpu-ns/op is the
-// CPU of the whole process per trade (or, for ledger-*, per event).
+// CPU of the whole process per trade (or, for ledger-*, per event). The
+// data store holds the demo world's ~280 markets (benchMarkets), so what a
+// batch costs per market in the store shows.
 func BenchmarkTradeIngest(b *testing.B) {
 	ctx := context.Background()
 	var cl *countingLedger
@@ -62,6 +67,12 @@ func BenchmarkTradeIngest(b *testing.B) {
 			EndDate: "2030-01-01T00:00:00Z", Active: &yes, Closed: &no},
 			{Kind: ledger.KindSplit, TxHash: "0x" + fmt.Sprintf("%064x", 1), BlockNumber: 1, Timestamp: 1_800_000_000,
 				User: walletM, ConditionID: feedCond, Amount: amount.Micro(1) << 50}}
+		for i := range benchMarkets - 1 {
+			evs = append(evs, ledger.Event{Kind: ledger.KindMarket, ConditionID: fmt.Sprintf("0x%064x", 1000+i), Question: "Q?",
+				Slug: fmt.Sprintf("q-%d", i), EventID: int64(100 + i/3), EventSlug: fmt.Sprintf("e-%d", i/3), EventTitle: "E",
+				Outcomes: []string{"Yes", "No"}, TokenIDs: []string{fmt.Sprintf("%d1", 1000+i), fmt.Sprintf("%d2", 1000+i)},
+				EndDate: "2030-01-01T00:00:00Z", Active: &yes, Closed: &no})
+		}
 		if _, err := db.Apply(ctx, evs); err != nil {
 			b.Fatal(err)
 		}
