@@ -3,6 +3,8 @@ package sqlite
 import (
 	"context"
 	"database/sql"
+	"maps"
+	"slices"
 	"sync"
 )
 
@@ -41,12 +43,15 @@ func (c *stmtCache) get(q string) *sql.Stmt {
 // statement to be parsed per use, as before.
 func (c *stmtCache) prepareMissed(ctx context.Context, w *sql.DB) {
 	c.mu.Lock()
-	defer c.mu.Unlock()
-	for q := range c.missed {
+	qs := slices.Collect(maps.Keys(c.missed))
+	clear(c.missed)
+	c.mu.Unlock()
+	for _, q := range qs { // without the lock: a prepare is a call into SQLite
 		if s, err := w.PrepareContext(ctx, q); err == nil {
+			c.mu.Lock()
 			c.m[q] = s
+			c.mu.Unlock()
 		}
-		delete(c.missed, q)
 	}
 }
 
