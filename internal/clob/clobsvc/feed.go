@@ -84,7 +84,19 @@ const feedMaxBatch = 1024
 // If the data store refuses it, each command's events are applied on
 // their own, so one refused command (logged) does not hold back the rest.
 func (s *Service) deliver(batch []engine.Applied[clobengine.Result]) {
-	var evs []ledger.Event
+	n := 0
+	for _, a := range batch {
+		for i := range a.Events {
+			n += eventsAtMost(&a.Events[i])
+		}
+	}
+	// One buffer, sized once, reused by every batch (deliver runs on the
+	// feed goroutine only; the ledger keeps nothing of the events).
+	if cap(s.feedEvs) < n {
+		s.feedEvs = make([]ledger.Event, 0, n)
+	}
+	evs := s.feedEvs[:0]
+	defer func() { clear(evs); s.feedEvs = evs[:0] }() // drop the strings
 	for _, a := range batch {
 		for i := range a.Events {
 			evs = s.LedgerEvents(evs, a.Seq, a.TS, &a.Events[i])
@@ -111,6 +123,18 @@ func (s *Service) deliver(batch []engine.Applied[clobengine.Result]) {
 			s.log.Error("clob ledger feed", "err", err, "block", ChainBlock0+a.Seq)
 		}
 	}
+}
+
+// eventsAtMost bounds the ledger events of one applied command.
+func eventsAtMost(r *clobengine.Result) int {
+	n := len(r.Sets)
+	for i := range r.Fills {
+		n++
+		if book.MatchKind(r.Fills[i].Match) != book.MatchNormal {
+			n += 2 // a mint or merge: a split or merge and two trades
+		}
+	}
+	return n
 }
 
 // catchUp re-sends what the engine retains (the last KeepTrades fills and

@@ -16,6 +16,7 @@ import (
 	"pmx/internal/clob/clob"
 	"pmx/internal/clob/clobengine"
 	"pmx/internal/clock"
+	"pmx/internal/data/ledger"
 	"pmx/internal/exchange/engine"
 	"pmx/internal/tokenbucket"
 )
@@ -89,6 +90,7 @@ type Service struct {
 	closeOnce sync.Once
 	closeErr  error
 	feedWG    sync.WaitGroup // the ledger feed and the WebSocket fan-out, which outlive the engine's last command
+	feedEvs   []ledger.Event // the ledger feed's event buffer (deliver; the feed goroutine's)
 	hub       streamHub      // WebSocket sessions (stream.go)
 	bookVer   atomic.Uint64  // moves after every applied command: the catalog's live generation (BookLive)
 }

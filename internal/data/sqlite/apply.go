@@ -60,8 +60,9 @@ const (
 type applier struct {
 	ctx       context.Context
 	tx        *sql.Tx
-	conn      *sql.Conn // tx's connection (COPY)
-	dia       *Dialect  // the database server's differences (dialect.go)
+	conn      *sql.Conn  // tx's connection (COPY)
+	dia       *Dialect   // the database server's differences (dialect.go)
+	stmts     *stmtCache // nil: parse each statement (a server store's driver caches them)
 	cat       *catalog
 	wallets   map[string]*wallet
 	nextWid   int64
@@ -92,6 +93,16 @@ func (db *DB) Apply(ctx context.Context, events []ledger.Event) (int, error) {
 	}
 	db.mu.Lock()
 	defer db.mu.Unlock()
+	n, err := db.apply(ctx, events)
+	if db.stmts != nil {
+		db.stmts.prepareMissed(ctx, db.w) // the writer connection is back in its pool
+	}
+	return n, err
+}
+
+// apply is Apply under the writer lock: one transaction on the writer
+// connection, returned to the pool before apply returns.
+func (db *DB) apply(ctx context.Context, events []ledger.Event) (int, error) {
 	// COPY runs on the transaction's own connection (Dialect.Copy).
 	conn, err := db.w.Conn(ctx)
 	if err != nil {
@@ -108,15 +119,21 @@ func (db *DB) Apply(ctx context.Context, events []ledger.Event) (int, error) {
 			return 0, err
 		}
 	}
-	a := &applier{ctx: ctx, tx: tx, conn: conn, dia: &db.dia, cat: db.cat.Load().clone(), wallets: map[string]*wallet{},
+	cat := db.cat.Load()
+	if sharedOK(events) {
+		cat = cat.cloneShared()
+	} else {
+		cat = cat.clone()
+	}
+	a := &applier{ctx: ctx, tx: tx, conn: conn, dia: &db.dia, stmts: db.stmts, cat: cat, wallets: map[string]*wallet{},
 		builders: map[string]*ledger.Event{}, touched: map[*wallet]struct{}{}}
 	var applied0 int64
-	if err := tx.QueryRowContext(ctx, `SELECT max_seq, last_block, last_ts, applied FROM ingest WHERE id = 1`).
+	if err := a.queryRow(`SELECT max_seq, last_block, last_ts, applied FROM ingest WHERE id = 1`).
 		Scan(&a.maxSeqAtStart, &a.lastBlock, &a.lastTs, &applied0); err != nil {
 		return 0, err
 	}
 	a.maxSeq = a.maxSeqAtStart
-	if err := tx.QueryRowContext(ctx, `SELECT COALESCE(MAX(wid), 0) + 1 FROM wallets`).Scan(&a.nextWid); err != nil {
+	if err := a.queryRow(`SELECT COALESCE(MAX(wid), 0) + 1 FROM wallets`).Scan(&a.nextWid); err != nil {
 		return 0, err
 	}
 	a.noWallets = a.nextWid == 1
@@ -173,7 +190,7 @@ func (db *DB) Apply(ctx context.Context, events []ledger.Event) (int, error) {
 			return 0, err
 		}
 	}
-	if _, err := tx.ExecContext(ctx, `UPDATE ingest SET max_seq = ?, last_block = ?, last_ts = ?, applied = ?,
+	if _, err := a.exec(`UPDATE ingest SET max_seq = ?, last_block = ?, last_ts = ?, applied = ?,
 		applied_at = ? WHERE id = 1`, a.maxSeq, a.lastBlock, a.lastTs, applied0+int64(applied), db.clock().Unix()); err != nil {
 		return 0, err
 	}
@@ -191,10 +208,10 @@ func (a *applier) prepare() error {
 			return nil
 		}
 		var s *sql.Stmt
-		s, err = a.tx.PrepareContext(a.ctx, q)
+		s, err = a.stmt(q)
 		return s
 	}
-	a.act = newBulk(a.ctx, a.tx, `INSERT INTO activity (seq, wid, ts, type, mid, tid, eid, side, size, usdc, price,
+	a.act = a.newBulk(`INSERT INTO activity (seq, wid, ts, type, mid, tid, eid, side, size, usdc, price,
 		taker, tx, builder) VALUES `, 14)
 	a.act.errWrap = func(err error) error {
 		if strings.Contains(err.Error(), "UNIQUE") || strings.Contains(err.Error(), "SQLSTATE 23505") {
@@ -202,7 +219,7 @@ func (a *applier) prepare() error {
 		}
 		return err
 	}
-	a.obs = newBulk(a.ctx, a.tx, `INSERT OR REPLACE INTO pnl_obs (wid, day, ts, block, realized_market,
+	a.obs = a.newBulk(`INSERT OR REPLACE INTO pnl_obs (wid, day, ts, block, realized_market,
 		realized_combo, unrealized, maker_rebate, taker_rebate, reward, yield, referral, deposits, withdrawals, fees,
 		volume, volume_usdc, trade_count) VALUES `, 18)
 	for _, b := range []*bulk{a.act, a.obs} {
@@ -325,7 +342,7 @@ func (a *applier) wallet(addr string) (*wallet, error) {
 	ok := false
 	if !a.noWallets { // an empty table needs no lookups (bulk loads)
 		var err error
-		if w, ok, err = loadWallet(a.ctx, a.tx, addr); err != nil {
+		if w, ok, err = a.loadWallet(addr); err != nil {
 			return nil, err
 		}
 	}

@@ -190,3 +190,43 @@ func TestProgressAndCancel(t *testing.T) {
 		t.Fatalf("progress calls %v for %d events", calls, len(evs))
 	}
 }
+
+// TestSmallBatchesMatchOneBatch: the CLOB's live feed applies a few events
+// per batch; each Apply reuses the writer's prepared statements and writes
+// its rows in chunks of 64, 32, ..., 1 (stmts.go, bulk.go). Batches of every
+// size derive the rows one batch does.
+func TestSmallBatchesMatchOneBatch(t *testing.T) {
+	evs := synth(7, 6, 8, 600)
+	one, _ := openDB(t)
+	mustApply(t, one, evs...)
+	db, _ := openDB(t)
+	sizes := []int{1, 37, 2, 100, 63, 5, 64, 1, 127}
+	for i, k := 0, 0; i < len(evs); k++ {
+		n := min(sizes[k%len(sizes)], len(evs)-i)
+		mustApply(t, db, evs[i:i+n]...)
+		i += n
+	}
+	rows := func(db store.Store) string {
+		out := ""
+		for w := 1; w <= 8; w++ {
+			tr, err := db.Trades(ctx, store.TradesParams{User: addr(w), IncludeMaker: true, Now: 1_790_000_000, Limit: 1000})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ac, err := db.Activity(ctx, store.ActivityParams{User: addr(w), Limit: 1000,
+				Types: store.ActivityTypes, IncludeDepositsWithdrawals: true})
+			if err != nil {
+				t.Fatal(err)
+			}
+			b, err := json.Marshal([]any{tr.Rows, ac.Rows, positions(t, db, store.PositionsParams{User: addr(w)})})
+			if err != nil {
+				t.Fatal(err)
+			}
+			out += string(b)
+		}
+		return out
+	}
+	if a, b := rows(db), rows(one); a != b || len(a) < 10_000 {
+		t.Fatal("small batches and one batch differ", len(a), firstDiff(a, b))
+	}
+}

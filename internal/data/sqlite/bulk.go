@@ -19,6 +19,8 @@ type bulk struct {
 	tuple   string // "(?, ?, ...)"
 	ncol    int
 	full    *sql.Stmt
+	prep    func(q string) (*sql.Stmt, error) // applier.stmt; nil: tx.PrepareContext
+	cached  bool                              // prep hits a statement cache: flush in power-of-two chunks
 	buf     []any
 	n       int
 	errWrap func(error) error
@@ -37,8 +39,14 @@ const copyChunk = 16384
 
 func newBulk(ctx context.Context, tx *sql.Tx, head string, ncol int) *bulk {
 	return &bulk{ctx: ctx, tx: tx, head: head, ncol: ncol,
-		tuple: "(" + strings.TrimSuffix(strings.Repeat("?, ", ncol), ", ") + ")",
-		buf:   make([]any, 0, ncol*bulkRows)}
+		tuple: "(" + strings.TrimSuffix(strings.Repeat("?, ", ncol), ", ") + ")"}
+}
+
+// newBulk is newBulk in a's transaction, through a's statement cache.
+func (a *applier) newBulk(head string, ncol int) *bulk {
+	b := newBulk(a.ctx, a.tx, head, ncol)
+	b.prep, b.cached = a.stmt, a.stmts != nil
+	return b
 }
 
 func (b *bulk) query(rows int) string {
@@ -73,7 +81,7 @@ func (b *bulk) add(vals ...any) error {
 		return nil
 	}
 	if b.full == nil {
-		s, err := b.tx.PrepareContext(b.ctx, b.query(bulkRows))
+		s, err := b.prepare(bulkRows)
 		if err != nil {
 			return err
 		}
@@ -116,9 +124,39 @@ func (b *bulk) flush() error {
 	if b.n == 0 {
 		return nil
 	}
-	_, err := b.tx.ExecContext(b.ctx, b.query(b.n), b.buf...)
+	if !b.cached {
+		_, err := b.tx.ExecContext(b.ctx, b.query(b.n), b.buf...)
+		b.buf, b.n = b.buf[:0], 0
+		return b.wrap(err)
+	}
+	// With a statement cache, the remainder goes out in chunks of 32, 16,
+	// ..., 1 rows: six cached statements per table instead of one to parse
+	// for each of the 63 possible remainders.
+	vals := b.buf
+	for size := bulkRows / 2; size > 0; size /= 2 {
+		if b.n&size == 0 {
+			continue
+		}
+		s, err := b.prepare(size)
+		if err == nil {
+			_, err = s.ExecContext(b.ctx, vals[:size*b.ncol]...)
+		}
+		if err != nil {
+			b.buf, b.n = b.buf[:0], 0
+			return b.wrap(err)
+		}
+		vals = vals[size*b.ncol:]
+	}
 	b.buf, b.n = b.buf[:0], 0
-	return b.wrap(err)
+	return nil
+}
+
+// prepare is the statement of a chunk of rows.
+func (b *bulk) prepare(rows int) (*sql.Stmt, error) {
+	if b.prep != nil {
+		return b.prep(b.query(rows))
+	}
+	return b.tx.PrepareContext(b.ctx, b.query(rows))
 }
 
 func (b *bulk) wrap(err error) error {

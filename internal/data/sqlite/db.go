@@ -30,6 +30,7 @@ type DB struct {
 	r *sql.DB // read pool
 
 	mu       sync.Mutex // serializes Apply
+	stmts    *stmtCache // Apply's statements on w (stmts.go); nil on a server store
 	cat      atomic.Pointer[catalog]
 	live     atomic.Pointer[liveCache] // catalog live fields (live.go)
 	liveGen  atomic.Uint64             // numbers liveCaches (LiveGeneration)
@@ -111,7 +112,11 @@ func Open(path string, opt Options) (*DB, error) {
 		w.Close()
 		return nil, err
 	}
-	return start(w, r, opt, Dialect{})
+	db, err := start(w, r, opt, Dialect{})
+	if err == nil {
+		db.stmts = newStmtCache()
+	}
+	return db, err
 }
 
 // start loads the catalog and, unless d.Follower, the hot read model of an
@@ -139,6 +144,9 @@ func start(w, r *sql.DB, opt Options, d Dialect) (*DB, error) {
 
 // Close closes both pools.
 func (db *DB) Close() error {
+	if db.stmts != nil {
+		db.stmts.close()
+	}
 	if db.w == db.r {
 		return db.r.Close()
 	}

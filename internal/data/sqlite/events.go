@@ -90,6 +90,7 @@ func (a *applier) trade(e *ledger.Event) error {
 	if err := seller.pos[t.tid].need("seller "+sellerAddr, "token "+t.tokenID, e.Size); err != nil {
 		return err
 	}
+	m, t = a.cat.own(m, t) // the published catalog's objects are the readers'
 	a.fill(taker, t, takerSide, e, notional, e.FeeUSDC)
 	a.fill(maker, t, makerSide, e, notional, 0)
 	// Mark: the latest fill sets this token's price and, in a two-outcome

@@ -123,13 +123,12 @@ func (a *applier) dropIndexesForBulk(events int) ([]string, error) {
 
 // writeBack stores every dirty wallet, position, market, token and builder.
 func (a *applier) writeBack() error {
-	ctx, tx := a.ctx, a.tx
-	insW := newBulk(ctx, tx, `INSERT OR REPLACE INTO wallets (`+walletCols+`) VALUES `, 26)
+	insW := a.newBulk(`INSERT OR REPLACE INTO wallets (`+walletCols+`) VALUES `, 26)
 	defer insW.close()
-	insP := newBulk(ctx, tx, `INSERT OR REPLACE INTO positions (wid, tid, mid, size, cost, fees, avg, bought,
+	insP := a.newBulk(`INSERT OR REPLACE INTO positions (wid, tid, mid, size, cost, fees, avg, bought,
 		realized, first_at, last_at, traded) VALUES `, 12)
 	defer insP.close()
-	insC := newBulk(ctx, tx, `INSERT OR REPLACE INTO combo_positions (wid, tid, mid, size, cost, fees, avg,
+	insC := a.newBulk(`INSERT OR REPLACE INTO combo_positions (wid, tid, mid, size, cost, fees, avg,
 		payout, realized, first_at, updated_at) VALUES `, 11)
 	defer insC.close()
 	for _, b := range []*bulk{insW, insP, insC} {
@@ -170,7 +169,8 @@ func (a *applier) writeBack() error {
 			return err
 		}
 	}
-	for _, m := range a.cat.byMid {
+	markets, tokens := a.cat.changeable()
+	for _, m := range markets {
 		if !m.dirty {
 			continue
 		}
@@ -182,7 +182,7 @@ func (a *applier) writeBack() error {
 		if m.isCombo {
 			legs = mustJSON(m.legs)
 		}
-		if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO markets (mid, condition_id, market_id, question, slug,
+		if _, err := a.exec(`INSERT OR REPLACE INTO markets (mid, condition_id, market_id, question, slug,
 			event_id, event_slug, event_title, category, neg_risk, end_date, icon, active, closed, archived, outcomes,
 			is_combo, legs, resolved, payouts, resolved_at, volume, volume_usdc, last_trade_at)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -193,11 +193,11 @@ func (a *applier) writeBack() error {
 		}
 		m.dirty = false
 	}
-	for _, t := range a.cat.byTid {
+	for _, t := range tokens {
 		if !t.dirty {
 			continue
 		}
-		if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO tokens (tid, token_id, mid, idx, outcome, price, priced)
+		if _, err := a.exec(`INSERT OR REPLACE INTO tokens (tid, token_id, mid, idx, outcome, price, priced)
 			VALUES (?, ?, ?, ?, ?, ?, ?)`, t.tid, t.tokenID, t.mid, t.idx, t.outcome, t.price, t.priced); err != nil {
 			return err
 		}
@@ -205,7 +205,7 @@ func (a *applier) writeBack() error {
 		a.cat.bump(t.mid, true) // its mark moved (or it is new): positions and holders of the market
 	}
 	for code, b := range a.builders {
-		if _, err := tx.ExecContext(ctx, `INSERT OR REPLACE INTO builders (code, name, profile_image, verified)
+		if _, err := a.exec(`INSERT OR REPLACE INTO builders (code, name, profile_image, verified)
 			VALUES (?, ?, ?, ?)`, code, b.Name, b.ProfileImage, b.Verified); err != nil {
 			return err
 		}

@@ -190,8 +190,8 @@ func (db *DB) publish(a *applier) {
 		}
 		return hotCmp(x.row, y.row)
 	})
-	bumpHolders(a, h) // before the catalog is published: it is still Apply's alone
-	enr := newHotEnrich(a.cat)
+	bumpHolders(a, h)        // before the catalog is published: it is still Apply's alone
+	enr := h.enr.next(a.cat) // publish is h.enr's only writer
 	h.mu.Lock()
 	defer h.mu.Unlock()
 	db.cat.Store(a.cat)

@@ -29,6 +29,18 @@ func newHotEnrich(cat *catalog) *hotEnrich {
 	return h
 }
 
+// next is the table for cat, the catalog published after h's: h's pairs
+// when no market's texts changed in between (cat.textsGen: only market,
+// combo-market, resolution and builder batches move it, and only market
+// events add markets and tokens), else a new build. A batch of trades then
+// does not rebuild a table as large as the catalog.
+func (h *hotEnrich) next(cat *catalog) *hotEnrich {
+	if h != nil && h.cat.textsGen == cat.textsGen {
+		return &hotEnrich{cat: cat, m: h.m}
+	}
+	return newHotEnrich(cat)
+}
+
 func (h *hotEnrich) add(mid, tid int64) {
 	e := h.cat.enrich(mid, tid)
 	parts := []*string{&e.cond, &e.token, &e.title, &e.slug, &e.icon, &e.eventSlug, &e.outcome}

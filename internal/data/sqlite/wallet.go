@@ -1,7 +1,6 @@
 package sqlite
 
 import (
-	"context"
 	"database/sql"
 	"errors"
 
@@ -94,16 +93,16 @@ func (w *wallet) values() []any {
 }
 
 // loadWallet reads a wallet and all its positions; ok is false when unknown.
-func loadWallet(ctx context.Context, tx *sql.Tx, addr string) (*wallet, bool, error) {
+func (a *applier) loadWallet(addr string) (*wallet, bool, error) {
 	w := newWallet()
-	err := tx.QueryRowContext(ctx, `SELECT `+walletCols+` FROM wallets WHERE address = ?`, addr).Scan(w.scanDest()...)
+	err := a.queryRow(`SELECT `+walletCols+` FROM wallets WHERE address = ?`, addr).Scan(w.scanDest()...)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, false, nil
 	}
 	if err != nil {
 		return nil, false, err
 	}
-	rows, err := tx.QueryContext(ctx, `SELECT tid, mid, size, cost, fees, avg, bought, realized, first_at, last_at, traded
+	rows, err := a.query(`SELECT tid, mid, size, cost, fees, avg, bought, realized, first_at, last_at, traded
 		FROM positions WHERE wid = ?`, w.wid)
 	if err != nil {
 		return nil, false, err
@@ -125,7 +124,7 @@ func loadWallet(ctx context.Context, tx *sql.Tx, addr string) (*wallet, bool, er
 	if err := rows.Err(); err != nil {
 		return nil, false, err
 	}
-	rows, err = tx.QueryContext(ctx, `SELECT tid, mid, size, cost, fees, avg, payout, realized, first_at, updated_at
+	rows, err = a.query(`SELECT tid, mid, size, cost, fees, avg, payout, realized, first_at, updated_at
 		FROM combo_positions WHERE wid = ?`, w.wid)
 	if err != nil {
 		return nil, false, err
