@@ -33,7 +33,7 @@ func newCLOB(ctx context.Context, dd *server.DataDir, st *stores, cfg config.Ser
 		return nil, nil, nil, err
 	}
 	svc := clobsvc.Open(clobsvc.Options{Dir: dd.File("clob"), Markets: clobsvc.CatalogMarkets(st.catalog), Log: log,
-		Limits: cfg.ClobRateLimits, ChainDelay: cfg.ClobChainDelay, AutoRedeem: cfg.ClobAutoRedeem,
+		Limits: cfg.ClobRateLimits, Chain: cfg.Chain(), AutoRedeem: cfg.ClobAutoRedeem,
 		Ledger: st.pipeline}) // every fill reaches the data store (docs/clob.md "CLOB → ledger")
 	h, err := clobhttp.New(clobhttp.Options{Store: keys, MasterKey: master, Log: log, Service: svc})
 	if err != nil {
