@@ -32,7 +32,7 @@ const (
 )
 
 var layers = map[string]int{
-	"amount": base, "hexid": base, "jsonstr": base, "httpjson": base, "safetext": base, "tokenbucket": base, "config": base, "cpuclock": base, "clock": base, "acceptencoding": base,
+	"amount": base, "hexid": base, "jsonstr": base, "httpjson": base, "safetext": base, "tokenbucket": base, "config": base, "cpuclock": base, "clock": base, "acceptencoding": base, "chain": base,
 	"progress": base, "crypto/keccak": base, "crypto/secp": base, "crypto/eip712": base, "crypto/msgpack": base,
 	"migrate": base,
 

@@ -34,7 +34,7 @@ func newCLOB(ctx context.Context, dd *server.DataDir, st *stores, cfg config.Ser
 		return nil, nil, nil, err
 	}
 	opt := clobsvc.Options{Dir: dd.File("clob"), Markets: clobsvc.CatalogMarkets(st.catalog), Log: log,
-		Limits: cfg.ClobRateLimits, ChainDelay: cfg.ClobChainDelay, AutoRedeem: cfg.ClobAutoRedeem,
+		Limits: cfg.ClobRateLimits, Chain: cfg.Chain(), AutoRedeem: cfg.ClobAutoRedeem,
 		Ledger: st.pipeline} // every fill reaches the data store (docs/clob.md "CLOB → ledger")
 	if st.pg != nil { // read nodes see the book through the database (docs/postgres.md)
 		opt.BookTops = clobsql.NewBookTops(st.catPool)

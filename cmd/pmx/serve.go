@@ -161,7 +161,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 				FundingInterval: cfg.PerpsFundingInterval,
 				AutoCancelDaily: cfg.PerpsAutoCancelDaily,
 				CloseOnlyWindow: cfg.PerpsCloseOnlyWindow, IndexWindow: cfg.PerpsIndexWindow,
-				Money: perpsvc.MoneyOptions{BlockTime: cfg.PerpsBlockTime, WithdrawFee: cfg.PerpsWithdrawFee}})
+				Money: perpsvc.MoneyOptions{Chain: cfg.Chain(), WithdrawFee: cfg.PerpsWithdrawFee}})
 		})
 		if err != nil {
 			return err

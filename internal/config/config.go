@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"pmx/internal/amount"
+	"pmx/internal/chain"
 )
 
 // Serve is the configuration of `pmx serve`.
@@ -25,8 +26,6 @@ type Serve struct {
 	IPLimits    bool // the contract's IP-based request limits (off: benchmarks, local use)
 	// ClobRateLimits is the CLOB per-signer token buckets' mode: enforce, warn or off.
 	ClobRateLimits string
-	// ClobChainDelay is the simulated chain's step (trade MATCHED -> MINED -> CONFIRMED).
-	ClobChainDelay time.Duration
 	// ClobAutoRedeem is how long after a resolution the CLOB redeems the
 	// market's remaining holders automatically (negative: never).
 	ClobAutoRedeem time.Duration
@@ -59,9 +58,11 @@ type Serve struct {
 	// close-only, and how long a fresh index window must be, before it can
 	// settle. Default 30 minutes each.
 	PerpsCloseOnlyWindow, PerpsIndexWindow time.Duration
-	// PerpsBlockTime is the simulated chain's block interval (withdrawal and
-	// deposit confirmations); PerpsWithdrawFee the pUSD withdrawal fee.
-	PerpsBlockTime   time.Duration
+	// ChainBlockTime and ChainConfirmations describe the one simulated chain
+	// both exchanges settle on (CLOB trades, perps deposits and withdrawals).
+	ChainBlockTime     time.Duration
+	ChainConfirmations int64
+	// PerpsWithdrawFee is the pUSD withdrawal fee.
 	PerpsWithdrawFee string
 	// Store and Role: where the data and catalog live and what this process
 	// serves (store.go).
@@ -74,24 +75,24 @@ const MaxPerpsDelay = time.Minute
 // Defaults are the documented defaults.
 func Defaults() Serve {
 	return Serve{
-		DataDir:          "./pmx-data",
-		DataAddr:         "127.0.0.1:8081",
-		CatalogAddr:      "127.0.0.1:8082",
-		ClobAddr:         "127.0.0.1:8083",
-		PerpsAddr:        "127.0.0.1:8084",
-		AdminAddr:        "127.0.0.1:8089",
-		Demo:             true,
-		IPLimits:         true,
-		PerpsBlockTime:   2 * time.Second,
-		PerpsWithdrawFee: "1",
-		ClobRateLimits:   "enforce",
-		ClobChainDelay:   2 * time.Second,
-		ClobAutoRedeem:   time.Hour,
-		DemoSeed:         1,
-		DemoScale:        1,
-		DemoMarketMakers: true,
-		DemoMMInterval:   2 * time.Second,
-		DemoTakers:       3, DemoTakerInterval: 5 * time.Second,
+		DataDir:            "./pmx-data",
+		DataAddr:           "127.0.0.1:8081",
+		CatalogAddr:        "127.0.0.1:8082",
+		ClobAddr:           "127.0.0.1:8083",
+		PerpsAddr:          "127.0.0.1:8084",
+		AdminAddr:          "127.0.0.1:8089",
+		Demo:               true,
+		IPLimits:           true,
+		ChainBlockTime:     chain.DefaultBlockTime * time.Millisecond,
+		ChainConfirmations: chain.DefaultConfirmations,
+		PerpsWithdrawFee:   "1",
+		ClobRateLimits:     "enforce",
+		ClobAutoRedeem:     time.Hour,
+		DemoSeed:           1,
+		DemoScale:          1,
+		DemoMarketMakers:   true,
+		DemoMMInterval:     2 * time.Second,
+		DemoTakers:         3, DemoTakerInterval: 5 * time.Second,
 		LogFormat:        "text",
 		PerpsHeldCancels: true,
 
@@ -133,10 +134,9 @@ func (c *Serve) Bind(fs *flag.FlagSet, env func(string) string) {
 	dur(&c.PerpsIndexWindow, "perps-index-window", d.PerpsIndexWindow, "perps: the fresh index window a settlement averages")
 	fs.IntVar(&c.PerpsAutoCancelDaily, "perps-auto-cancel-daily", int(envInt(env, "perps-auto-cancel-daily", int64(d.PerpsAutoCancelDaily))), "perps: auto-cancel triggers allowed per account per UTC day (env PMX_PERPS_AUTO_CANCEL_DAILY)")
 	dur(&c.PerpsCOIDWait, "perps-coid-wait", d.PerpsCOIDWait, "perps: how long a cancel by an unknown client order id waits for a racing create (production ~100ms)")
-	fs.DurationVar(&c.PerpsBlockTime, "perps-block-time", envDuration(env, "perps-block-time", d.PerpsBlockTime), "perps: block interval of the simulated chain that confirms withdrawals and deposits (env PMX_PERPS_BLOCK_TIME)")
+	c.bindChain(fs, env, d)
 	StringVar(fs, env, &c.PerpsWithdrawFee, "perps-withdraw-fee", d.PerpsWithdrawFee, "perps: withdrawal fee in pUSD, withheld from the amount sent")
 	str(&c.ClobRateLimits, "clob-rate-limits", d.ClobRateLimits, "CLOB per-signer token buckets: enforce, warn (process and flag) or off")
-	dur(&c.ClobChainDelay, "clob-chain-delay", d.ClobChainDelay, "CLOB: simulated chain step of a trade (MATCHED -> MINED -> CONFIRMED)")
 	dur(&c.ClobAutoRedeem, "clob-auto-redeem", d.ClobAutoRedeem, "CLOB: delay after a market's resolution before its remaining holders are redeemed automatically (negative: never)")
 	fs.BoolVar(&c.PerpsHeldCancels, "perps-held-cancels", envBool(env, "perps-held-cancels", d.PerpsHeldCancels), "perps: hold a cancel that races an accept (else order_in_flight) (env PMX_PERPS_HELD_CANCELS)")
 	c.bindStore(fs, env)
@@ -154,8 +154,8 @@ func (c *Serve) Check() error {
 			return fmt.Errorf("--%s %v: must be whole milliseconds from 0 to %v", d.name, d.v, MaxPerpsDelay)
 		}
 	}
-	if c.PerpsBlockTime <= 0 || c.PerpsBlockTime > time.Hour {
-		return fmt.Errorf("--perps-block-time %v: must be above 0 and at most 1h", c.PerpsBlockTime)
+	if err := c.checkChain(); err != nil {
+		return err
 	}
 	if v, err := amount.Parse(c.PerpsWithdrawFee); err != nil || v < 0 {
 		return fmt.Errorf("--perps-withdraw-fee %q: a non-negative pUSD amount", c.PerpsWithdrawFee)

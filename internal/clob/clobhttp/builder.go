@@ -139,7 +139,7 @@ func (h *Handler) builderTrades(w http.ResponseWriter, r *http.Request) {
 				(asset == "" || t.TakerToken == asset) && (before == 0 || t.Time/1000 < before) && (after == 0 || t.Time/1000 > after)
 		}) {
 			mk := m.Market(t.Mkt)
-			st, _ := tradeStatus(now.Sub(time.UnixMilli(t.Time)), h.svc.ChainDelay())
+			st, _ := tradeStatus(h.svc.Chain(), t.Time, now.UnixMilli())
 			kind, owner, maker := "TAKER", t.TakerKey, t.TakerMaker
 			if t.TakerBuild != k.APIKey {
 				kind, owner, maker = "MAKER", t.MakerKey, t.MakerAddr

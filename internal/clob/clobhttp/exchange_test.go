@@ -102,11 +102,21 @@ func TestOrderLifecycle(t *testing.T) {
 		}
 		return tr.Data[0]["status"].(string)
 	}
-	for _, want := range []string{"MATCHED", "MINED", "CONFIRMED"} {
-		if s := status(); s != want {
-			t.Fatalf("trade status %s, want %s", s, want)
+	// The chain: MATCHED until the next block, MINED in it, CONFIRMED
+	// Confirmations blocks deep (the default chain: 2 s blocks, 3 deep).
+	ch, at := x.svc.Chain(), clk.Now().UnixMilli()
+	for _, c := range []struct {
+		now  int64
+		want string
+	}{{at, "MATCHED"}, {ch.MinedAt(at) - 1, "MATCHED"}, {ch.MinedAt(at), "MINED"}, {ch.ConfirmedAt(at) - 1, "MINED"},
+		{ch.ConfirmedAt(at), "CONFIRMED"}} {
+		clk.set(time.UnixMilli(c.now))
+		if s := status(); s != c.want {
+			t.Fatalf("trade status at %d %s, want %s", c.now, s, c.want)
 		}
-		clk.set(clk.Now().Add(2 * time.Second))
+	}
+	if ch.ConfirmedAt(at)-ch.MinedAt(at) != 4000 {
+		t.Fatalf("default chain: confirmed %d ms after mined", ch.ConfirmedAt(at)-ch.MinedAt(at))
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"time"
 
+	"pmx/internal/chain"
 	"pmx/internal/clob/clob"
 	"pmx/internal/clob/clobengine"
 	"pmx/internal/clob/clobsvc"
@@ -127,21 +128,22 @@ type tradeJSON struct {
 	TraderSide      string           `json:"trader_side"`
 }
 
-// tradeStatus walks the simulated chain: MATCHED, then MINED after one
-// chain delay, CONFIRMED after two.
-func tradeStatus(age, step time.Duration) (string, time.Duration) {
-	switch {
-	case age < step:
-		return "MATCHED", 0
-	case age < 2*step:
-		return "MINED", step
+// tradeStatus is a trade's place on the simulated chain: MATCHED while
+// pending, MINED once in a block, CONFIRMED once deep enough; and when it got
+// there (Unix ms).
+func tradeStatus(ch chain.Params, at, now int64) (string, int64) {
+	switch ch.Status(at, now) {
+	case chain.Mined:
+		return "MINED", ch.MinedAt(at)
+	case chain.Confirmed:
+		return "CONFIRMED", ch.ConfirmedAt(at)
 	}
-	return "CONFIRMED", 2 * step
+	return "MATCHED", at
 }
 
 func (h *Handler) trade(m *clobengine.Machine, t *clobengine.Trade, me string, now time.Time) tradeJSON {
 	mk := m.Market(t.Mkt)
-	st, at := tradeStatus(now.Sub(time.UnixMilli(t.Time)), h.svc.ChainDelay())
+	st, at := tradeStatus(h.svc.Chain(), t.Time, now.UnixMilli())
 	side := "TAKER"
 	if t.TakerSigner != me {
 		side = "MAKER"
@@ -149,7 +151,7 @@ func (h *Handler) trade(m *clobengine.Machine, t *clobengine.Trade, me string, n
 	return tradeJSON{ID: t.ID, TakerOrderID: t.TakerOrder, Market: mk.ConditionID, AssetID: t.TakerToken,
 		Side: clobengine.SideName(t.TakerSide), Size: microText(t.Size), FeeRateBps: strconv.FormatInt(t.TakerFeeBps, 10),
 		Price: clob.PriceText(t.Price, mk.Ticks), Status: st, MatchTime: strconv.FormatInt(t.Time/1000, 10),
-		LastUpdate: strconv.FormatInt((t.Time+at.Milliseconds())/1000, 10), Outcome: mk.Tokens[t.TakerOut].Outcome,
+		LastUpdate: strconv.FormatInt(at/1000, 10), Outcome: mk.Tokens[t.TakerOut].Outcome,
 		Owner: t.TakerKey, MakerAddress: t.TakerMaker, TransactionHash: txHash(t.ID), TraderSide: side,
 		MakerOrders: []makerOrderJSON{{OrderID: t.MakerOrder, Owner: t.MakerKey, MakerAddress: t.MakerAddr,
 			MatchedAmount: microText(t.Size), Price: clob.PriceText(t.MakerPrice, mk.Ticks), FeeRateBps: "0",

@@ -11,6 +11,7 @@ import (
 	"math"
 	"net"
 	"net/http"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -153,11 +154,16 @@ func TestWebSocketChannelsFollowACrossingTrade(t *testing.T) {
 		"transaction_hash": clobengine.TxHash(trade)})
 	want(t, mkt.next(t), map[string]any{"event_type": "book", "asset_id": yesA, "bids": []any{}, "asks": []any{}, "last_trade_price": "0.4"})
 
-	// The simulated chain: MINED after one step, CONFIRMED after two.
-	for i, st := range []string{"MINED", "CONFIRMED"} {
-		clk.set(time.Unix(now0, 0).Add(time.Duration(i+1) * x.svc.ChainDelay()))
+	// The simulated chain: MINED in the next block, CONFIRMED Confirmations deep.
+	ch, at := x.svc.Chain(), clk.Now().UnixMilli()
+	for _, st := range []struct {
+		at   int64
+		name string
+	}{{ch.MinedAt(at), "MINED"}, {ch.ConfirmedAt(at), "CONFIRMED"}} {
+		clk.set(time.UnixMilli(st.at))
 		for _, u := range []*wsClient{ub, ua} {
-			want(t, u.next(t), map[string]any{"event_type": "trade", "id": trade, "status": st, "transaction_hash": clobengine.TxHash(trade)})
+			want(t, u.next(t), map[string]any{"event_type": "trade", "id": trade, "status": st.name, "transaction_hash": clobengine.TxHash(trade),
+				"last_update": strconv.FormatInt(st.at/1000, 10)})
 		}
 	}
 

@@ -13,6 +13,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"pmx/internal/chain"
 	"pmx/internal/clob/clob"
 	"pmx/internal/clob/clobengine"
 	"pmx/internal/clock"
@@ -29,12 +30,14 @@ type MarketSource func(ctx context.Context) ([]clob.Market, error)
 
 // Options configure the service.
 type Options struct {
-	Dir        string // engine journal and snapshots
-	Markets    MarketSource
-	Clock      Clock
-	Log        *slog.Logger
-	ChainID    uint64        // default 137
-	ChainDelay time.Duration // MATCHED -> MINED -> CONFIRMED step; default 2 s
+	Dir     string // engine journal and snapshots
+	Markets MarketSource
+	Clock   Clock
+	Log     *slog.Logger
+	ChainID uint64 // default 137
+	// Chain is the simulated chain a trade settles on (MATCHED while pending,
+	// then MINED, then CONFIRMED); zero fields take the chain's defaults.
+	Chain chain.Params
 	// Heartbeat is how long after the last heartbeat a key's orders are
 	// canceled; default 10 s.
 	Heartbeat time.Duration
@@ -102,9 +105,6 @@ var ErrNotReady = clob.E(clob.ErrTooEarly)
 func Open(opt Options) *Service {
 	if opt.ChainID == 0 {
 		opt.ChainID = 137
-	}
-	if opt.ChainDelay <= 0 {
-		opt.ChainDelay = 2 * time.Second
 	}
 	if opt.Heartbeat <= 0 {
 		opt.Heartbeat = 10 * time.Second
@@ -325,8 +325,8 @@ func (s *Service) Tick() {
 	}
 }
 
-// ChainDelay is the simulated chain's step (MATCHED -> MINED -> CONFIRMED).
-func (s *Service) ChainDelay() time.Duration { return s.opt.ChainDelay }
+// Chain is the simulated chain trades settle on (MATCHED -> MINED -> CONFIRMED).
+func (s *Service) Chain() chain.Params { return s.opt.Chain }
 
 // Replaying reports whether the engine is still opening (trading answers 425).
 func (s *Service) Replaying() bool { return s.eng.Load() == nil }

@@ -234,7 +234,7 @@ func (f *fan) batch(batch []engine.Applied[clobengine.Result]) {
 			}
 		}
 		if watched {
-			f.wait(pendingTrade{due: t.Time + f.s.opt.ChainDelay.Milliseconds(), step: 1, t: *t, v: v})
+			f.wait(pendingTrade{due: f.s.opt.Chain.MinedAt(t.Time), step: 1, t: *t, v: v})
 		}
 	}
 	// Market channel: last trade prices, then each touched market's book
@@ -391,7 +391,7 @@ func (f *fan) wait(p pendingTrade) {
 // chain pushes the MINED and CONFIRMED frames that the simulated chain
 // has made due (the statuses /data/trades reports, docs/clob.md "Trades").
 func (f *fan) chain() {
-	now, step := f.s.now(), f.s.opt.ChainDelay.Milliseconds()
+	now, ch := f.s.now(), f.s.opt.Chain
 	for k := range f.pending {
 		q := f.pending[k]
 		n := 0
@@ -403,15 +403,14 @@ func (f *fan) chain() {
 		}
 		f.pending[k] = append([]pendingTrade(nil), q[n:]...)
 		for _, p := range q[:n] {
-			st := "MINED"
+			st, upd := "MINED", p.due
 			if p.step == 2 {
 				st = "CONFIRMED"
 			}
-			upd := p.t.Time + int64(p.step)*step
 			f.pushUser(p.t.TakerKey, p.v.cond, tradeFrameOf(&p.t, p.v, false, st, upd))
 			f.pushUser(p.t.MakerKey, p.v.cond, tradeFrameOf(&p.t, p.v, true, st, upd))
 			if p.step == 1 {
-				p.step, p.due = 2, p.t.Time+2*step
+				p.step, p.due = 2, ch.ConfirmedAt(p.t.Time)
 				f.wait(p)
 			}
 		}

@@ -65,6 +65,9 @@ type Command struct {
 	To       string `json:"to,omitempty"`
 	Label    string `json:"lbl,omitempty"`
 	Required int64  `json:"req,omitempty"`
+	// BlockTime (KWithdraw, KDeposit, KBlock) is the chain's block interval
+	// (ms) in force (chain.go); 0 on records written before internal/chain.
+	BlockTime int64 `json:"bt,omitempty"`
 }
 
 // OrderReq is one createOrders item as sent. P and TIF are nil when absent.

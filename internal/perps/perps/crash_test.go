@@ -15,8 +15,9 @@ import (
 // TestCrashRecovery runs the engine crash harness on the perps machine:
 // concurrent traders (deposits, placements of every kind, modifies, cancels
 // by id and coid, cancel-all, ticks, in-flight windows switched on and
-// off) under SIGKILL; every acknowledged command survives and recovery
-// (snapshot + journal tail) hashes as a clean replay.
+// off, deposits and withdrawals on the chain) under SIGKILL; every
+// acknowledged command survives and recovery (snapshot + journal tail)
+// hashes as a clean replay.
 func TestCrashRecovery(t *testing.T) {
 	cycles := 3
 	if os.Getenv("PMX_LONG") != "" {
@@ -66,6 +67,11 @@ func perpsProducer(seed uint64, p int) func() (int64, []byte) {
 				c = perps.Command{Kind: perps.KCancelAll, Account: acct}
 			case r < 85:
 				c = perps.Command{Kind: perps.KIndex, IID: 1, Price: strconv.Itoa(990 + rng.IntN(21))}
+			case r < 86: // money on a 1 ms chain, so confirmations move within the run
+				c = perps.Command{Kind: perps.KWithdraw, Account: acct, Amount: strconv.Itoa(1 + rng.IntN(50)), Fee: "1",
+					To: "0x00000000000000000000000000000000000000cc", Required: 3, BlockTime: 1}
+			case r < 87:
+				c = perps.Command{Kind: perps.KDeposit, Account: acct, Amount: "10", Required: 2, BlockTime: 1}
 			case r < 88 && p == 0:
 				f := perps.Flight{AcceptMs: int64(rng.IntN(3)), ModifyMs: int64(rng.IntN(3)), RiskMs: int64(rng.IntN(2))}
 				c = perps.Command{Kind: perps.KConfig, Flight: &f}

@@ -41,6 +41,7 @@ func (m *Machine) depositMade(a *Account, ts int64, ev *Event) {
 	if d.Req > 0 {
 		d.Hash = depositHash(d.ID, a.Addr)
 		m.mo.deps = append(m.mo.deps, depRef{Addr: a.Addr, ID: d.ID})
+		m.chainWaits(&d.Chain, d.Conf, d.Req)
 	}
 	ev.Deposits = append(ev.Deposits, DepositUpdate{Account: a.Addr, Deposit: d.Wire(a.Addr)})
 	ev.Balances = append(ev.Balances, m.balanceOf(a))
@@ -52,10 +53,16 @@ func (m *Machine) findDeposit(r depRef) *Deposit {
 	return &ds[i]
 }
 
+// confirmDeposits is a legacy block (KBlock without BlockTime) for the
+// deposits still on legacy blocks.
 func (m *Machine) confirmDeposits(ts int64, ev *Event) {
 	keep := m.mo.deps[:0]
 	for _, r := range m.mo.deps {
 		d := m.findDeposit(r)
+		if d.BlockTime != 0 {
+			keep = append(keep, r)
+			continue
+		}
 		d.Conf++
 		if d.Conf >= d.Req {
 			d.Confirmed = ts
@@ -81,6 +88,7 @@ func (m *Machine) restoreDeposits() {
 		}
 	}
 	sort.Slice(m.mo.deps, func(i, j int) bool { return m.mo.deps[i].ID < m.mo.deps[j].ID })
+	m.mo.chainDue = m.nextChainDue()
 }
 
 // DepositWire is the contract's deposit object. from is not modelled (the

@@ -149,6 +149,7 @@ func (m *Machine) Apply(seq uint64, ts int64, cmd []byte, out []Event) []Event {
 	m.lastTS = ts
 	var ev Event
 	m.processDue(ts, &ev)
+	m.chainStep(ts, &ev) // deposits and withdrawals the chain has advanced (chain.go)
 	m.sweepDue = true
 	c, err := decodeCommand(cmd, m.ordBuf)
 	if c != nil && cap(c.Orders) > cap(m.ordBuf) {
@@ -215,7 +216,7 @@ func (m *Machine) Apply(seq uint64, ts int64, cmd []byte, out []Event) []Event {
 	case KWithdraw:
 		m.withdraw(c, ts, &ev)
 	case KBlock:
-		m.block(ts, &ev)
+		m.block(c, ts, &ev)
 	case KWithdrawStatus:
 		m.withdrawStatus(c, &ev)
 	case KTransfer:
@@ -310,7 +311,8 @@ func (m *Machine) deposit(c *Command, ts int64, ev *Event) {
 	a := m.account(c.Account, ts)
 	a.Balance += amt // fits: checked above (a new account starts at 0)
 	m.auditCredit(a, amt)
-	a.Deposits = append(a.Deposits, Deposit{ID: m.nextDep, Amount: amt, TS: ts, Req: max(c.Required, 0)})
+	a.Deposits = append(a.Deposits, Deposit{ID: m.nextDep, Amount: amt, TS: ts, Req: max(c.Required, 0),
+		Chain: sentAt(c, ts)})
 	m.depositMade(a, ts, ev)
 	ev.ID = m.nextDep
 	m.nextDep++

@@ -15,7 +15,7 @@ func TestRecordKnowsEveryField(t *testing.T) {
 		v    any
 		want string
 	}{
-		{Command{}, "Kind Account Replay Orders Modifies OIDs COIDs IID Instrument Proxy Amount Price Flight Mode RetryAfter On Leverages Deadline DailyLimit Window IndexWindow SigTS WID Status Fee To Label Required"},
+		{Command{}, "Kind Account Replay Orders Modifies OIDs COIDs IID Instrument Proxy Amount Price Flight Mode RetryAfter On Leverages Deadline DailyLimit Window IndexWindow SigTS WID Status Fee To Label Required BlockTime"},
 		{LeverageReq{}, "IID Lev Cross"},
 		{OrderReq{}, "IID Buy P Qty TIF PO RO C TR TrP TrKind TrMarket Grp TrSlip TrParent"},
 		{ModifyReq{}, "OID COID P Qty"},
@@ -61,6 +61,8 @@ var recordCommands = []*Command{
 	{Kind: KAutoCancel, Account: acA, Deadline: 1 << 50, DailyLimit: -7},
 	{Kind: KLeverage, Account: acA, Leverages: []LeverageReq{{IID: 1, Lev: 20, Cross: true}, {IID: 4294967295, Lev: -1}, {}}},
 	{Kind: KWithdraw, Account: acA, Replay: bytes.Repeat([]byte{8}, 32), Amount: "10", Fee: "1", To: acB, Required: 3},
+	{Kind: KWithdraw, Account: acA, Amount: "10", To: acB, Required: 3, BlockTime: 2000},
+	{Kind: KBlock, BlockTime: 1 << 40},
 	{Kind: KWithdrawStatus, WID: 1<<64 - 1, Status: WFailed},
 	{Kind: KBlock},
 	{Kind: KTransfer, Account: acA, To: acB, Amount: "1.5", Label: "é\x00"},

@@ -153,6 +153,7 @@ type Deposit struct {
 	Conf      int64  `json:"conf,omitempty"`
 	Hash      string `json:"hash,omitempty"`
 	Confirmed int64  `json:"confirmed,omitempty"`
+	Chain
 }
 
 // Order statuses (perps.md §9.4) used by this engine.

@@ -9,16 +9,17 @@ import (
 )
 
 // Money out: withdrawals to a simulated chain and internal transfers
-// (transfer.go). The chain is a stand-in (docs/perps.md): the service's block
-// timer submits KBlock commands; each block adds one confirmation to every
-// pending withdrawal, the first mines it (its hash appears) and the
-// required_confirmations-th confirms it. The operator may end a pending one
-// as removed or failed (KWithdrawStatus), which refunds the account.
+// (transfer.go). The chain is a stand-in (docs/perps.md, chain.go): a
+// withdrawal is sent at its command's time and gains confirmations with the
+// chain's height as later commands arrive; the first block mines it (its
+// hash appears) and the required_confirmations-th confirms it. The operator
+// may end a pending one as removed or failed (KWithdrawStatus), which
+// refunds the account.
 
 // Command kinds of money out (appended after the trading kinds).
 const (
 	KWithdraw       = "withdraw"       // Account, Amount (micro), Fee (micro), To, Required, Replay
-	KBlock          = "block"          // one simulated block
+	KBlock          = "block"          // legacy: one simulated block; with BlockTime, adopt legacy items (chain.go)
 	KWithdrawStatus = "withdrawStatus" // WID, Status: the operator ends a pending withdrawal
 	KTransfer       = "transfer"       // Account → To, Amount (micro), Label, Replay
 )
@@ -53,6 +54,7 @@ type Withdrawal struct {
 	Created   int64  `json:"created"`
 	Confirmed int64  `json:"confirmed,omitempty"`
 	Replay    []byte `json:"replay,omitempty"`
+	Chain
 }
 
 // Refusal is a refused signed money command, kept so that a resent identical
@@ -75,6 +77,7 @@ type money struct {
 	refused  []Refusal
 	deps     []depRef          // deposits awaiting confirmations, by id
 	byReplay map[string]uint64 // replay key → withdrawal id; transferReplayPrefix+key → transfer id
+	chainDue int64             // earliest next block of a chain item, 0 none (not state: chain.go)
 
 	// Per-account indexes (not state: rebuilt by restore), in id order, so
 	// an account's history is read without scanning everyone's.
@@ -158,7 +161,7 @@ func (m *Machine) withdraw(c *Command, ts int64, ev *Event) {
 	a.Balance -= amt // amt ≤ withdrawable ≤ balance
 	m.auditCredit(a, -amt)
 	w := &Withdrawal{ID: id, Account: c.Account, Amount: amt, Fee: fee, To: c.To, Status: WPending,
-		Required: c.Required, Created: ts, Replay: c.Replay}
+		Required: c.Required, Created: ts, Replay: c.Replay, Chain: sentAt(c, ts)}
 	m.mo.wds = append(m.mo.wds, w)
 	m.mo.wdBy[w.Account] = append(m.mo.wdBy[w.Account], w)
 	m.mo.pending = append(m.mo.pending, w)
@@ -168,17 +171,33 @@ func (m *Machine) withdraw(c *Command, ts int64, ev *Event) {
 	ev.ID = id
 	ev.Withdrawals = append(ev.Withdrawals, *w)
 	ev.Balances = append(ev.Balances, m.balanceOf(a))
+	m.chainWaits(&w.Chain, w.Conf, w.Required)
 }
 
-// block mines one simulated block.
-func (m *Machine) block(ts int64, ev *Event) {
+func withdrawalHash(w *Withdrawal) string {
+	h := sha256.Sum256([]byte("pmx-withdrawal:" + strconv.FormatUint(w.ID, 10) + ":" + w.Account))
+	return "0x" + hex.EncodeToString(h[:])
+}
+
+// block is a journaled `block` record: with a BlockTime, it puts the items
+// still waiting for legacy blocks on the chain (chain.go); without, it is a
+// block of a journal written before internal/chain, which adds one
+// confirmation to every legacy item (the chain's items ignore it).
+func (m *Machine) block(c *Command, ts int64, ev *Event) {
+	if c.BlockTime > 0 {
+		m.adoptLegacy(c.BlockTime, ts)
+		return
+	}
 	m.confirmDeposits(ts, ev)
 	keep := m.mo.pending[:0]
 	for _, w := range m.mo.pending {
+		if w.BlockTime != 0 {
+			keep = append(keep, w)
+			continue
+		}
 		w.Conf++
 		if w.Hash == "" {
-			h := sha256.Sum256([]byte("pmx-withdrawal:" + strconv.FormatUint(w.ID, 10) + ":" + w.Account))
-			w.Hash = "0x" + hex.EncodeToString(h[:])
+			w.Hash = withdrawalHash(w)
 		}
 		if w.Conf >= w.Required {
 			w.Status, w.Confirmed = WConfirmed, ts
@@ -224,9 +243,6 @@ func (m *Machine) withdrawStatus(c *Command, ev *Event) {
 	ev.Withdrawals = append(ev.Withdrawals, *w)
 	ev.Balances = append(ev.Balances, m.balanceOf(a))
 }
-
-// PendingWithdrawals is how many withdrawals await blocks.
-func (m *Machine) PendingWithdrawals() int { return len(m.mo.pending) + len(m.mo.deps) }
 
 // WithdrawalWire is the contract's withdrawal object.
 type WithdrawalWire struct {
@@ -306,6 +322,7 @@ const (
 	tTo
 	tLabel
 	tRequired
+	tBlockTime
 )
 
 func (c *Command) encodeMoney(w *wbuf) {
@@ -315,6 +332,7 @@ func (c *Command) encodeMoney(w *wbuf) {
 	w.str(tTo, c.To)
 	w.str(tLabel, c.Label)
 	w.int(tRequired, c.Required)
+	w.int(tBlockTime, c.BlockTime)
 }
 
 func (c *Command) decodeMoney(tag byte, r *rbuf) bool {
@@ -331,6 +349,8 @@ func (c *Command) decodeMoney(tag byte, r *rbuf) bool {
 		c.Label = r.str()
 	case tRequired:
 		c.Required = r.v()
+	case tBlockTime:
+		c.BlockTime = r.v()
 	default:
 		return false
 	}

@@ -7,7 +7,9 @@ import (
 	"time"
 
 	"pmx/internal/amount"
+	"pmx/internal/chain"
 	"pmx/internal/perps/perps"
+	"pmx/internal/perps/perpsvc"
 )
 
 func micro(t *testing.T, s string) int64 {
@@ -35,7 +37,8 @@ func TestMoneyIsConservedAcrossDepositsTradesWithdrawalsAndTransfers(t *testing.
 }
 
 func conservationRun(t *testing.T, seed uint64) {
-	e := moneyEnv(t)
+	// One-minute blocks: withdrawals stay pending long enough for the operator to end some.
+	e := newEnv(t, Options{Money: perpsvc.MoneyOptions{Chain: chain.Params{BlockTime: 60_000}}})
 	e.instrument() // BTC-USD: price 0.1, qty 0.0001: every notional is a whole micro amount
 	rng := rand.New(rand.NewPCG(seed, 7))
 	const n = 8

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 )
 
 type depRow struct {
@@ -49,7 +48,6 @@ func TestOperatorDepositIsPendingThenConfirmed(t *testing.T) {
 		t.Fatalf("the operator's deposit credits at once: %s", b)
 	}
 	for i := int64(1); i <= 3; i++ {
-		e.advance(2 * time.Second)
 		e.mine(1)
 		d = rows0(a.deposits(""))
 		if d.Conf != i || len(d.Hash) != 66 {

@@ -32,9 +32,7 @@ func newEnv(t testing.TB, opt Options) *env {
 	e := &env{t: t, dir: t.TempDir(), ms: new(atomic.Int64)}
 	e.ms.Store(t0)
 	opt.Clock = func() time.Time { return time.UnixMilli(e.ms.Load()) }
-	if opt.Money.BlockTime == 0 {
-		opt.Money.BlockTime = -1 // blocks only when a test mines them
-	}
+	opt.Money.ManualChain = true // the chain moves with the test's clock, on the next command
 	if opt.Log == nil {
 		opt.Log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}

@@ -9,13 +9,15 @@ import (
 	"time"
 
 	"pmx/internal/amount"
+	"pmx/internal/chain"
+	"pmx/internal/perps/perps"
 	"pmx/internal/perps/perpsauth/testsigner"
 	"pmx/internal/perps/perpsvc"
 )
 
 // moneyEnv is an env whose chain moves only when a test mines a block.
 func moneyEnv(t *testing.T) *env {
-	return newEnv(t, Options{Money: perpsvc.MoneyOptions{BlockTime: -1}})
+	return newEnv(t, Options{Money: perpsvc.MoneyOptions{ManualChain: true}})
 }
 
 var tokenBytes, _ = hex.DecodeString(strings.TrimPrefix(perpsvc.CollateralToken, "0x"))
@@ -85,7 +87,9 @@ func (tr *trader) balance() string {
 func (e *env) mine(n int) {
 	e.t.Helper()
 	for range n {
-		if err := e.srv.Service().MineBlock(); err != nil {
+		ch := e.srv.Service().Chain()
+		e.ms.Store(ch.Time(ch.Height(e.ms.Load()) + 1)) // the clock at the next block
+		if err := e.srv.Service().Tick(); err != nil {
 			e.t.Fatal(err)
 		}
 	}
@@ -112,7 +116,6 @@ func TestWithdrawPendingThenConfirmedOnTheSimulatedChain(t *testing.T) {
 		t.Fatalf("pending row %+v", w)
 	}
 	for i := int64(1); i <= 3; i++ {
-		e.advance(2 * time.Second)
 		e.mine(1)
 		w = first(a.withdrawals(""))
 		if w.Conf != i || len(w.Hash) != 66 {
@@ -184,7 +187,7 @@ func TestWithdrawBeyondWithdrawableIsInsufficientBalanceWithID(t *testing.T) {
 func TestWithdrawRefusesBadRequests(t *testing.T) {
 	e := moneyEnv(t)
 	a := e.trader(1, "100")
-	b := newEnv(t, Options{Money: perpsvc.MoneyOptions{BlockTime: -1}}).trader(2, "")
+	b := newEnv(t, Options{Money: perpsvc.MoneyOptions{ManualChain: true}}).trader(2, "")
 	good := a.withdrawBody(10_000_000, newKey(t, 77))
 	for name, body := range map[string]string{
 		"signed by another key": strings.Replace(b.withdrawBody(10_000_000, newKey(t, 77)), b.owner.hex, a.owner.hex, 1),
@@ -266,7 +269,8 @@ func TestAdminWithdrawalRemovedOrFailedRefunds(t *testing.T) {
 }
 
 func TestWithdrawalsQueryFiltersAndPages(t *testing.T) {
-	e := moneyEnv(t)
+	// 1000 s blocks: the 102 withdrawals of the next 102 s wait for one block.
+	e := newEnv(t, Options{Money: perpsvc.MoneyOptions{Chain: chain.Params{BlockTime: 1_000_000}}})
 	a := e.trader(1, "1000")
 	for range 102 {
 		e.advance(time.Second)
@@ -310,11 +314,44 @@ func TestWithdrawalsQueryFiltersAndPages(t *testing.T) {
 }
 
 func TestAssetsPublishTheWithdrawalFee(t *testing.T) {
-	e := newEnv(t, Options{Money: perpsvc.MoneyOptions{BlockTime: -1, WithdrawFee: "2.5"}})
+	e := newEnv(t, Options{Money: perpsvc.MoneyOptions{ManualChain: true, WithdrawFee: "2.5"}})
 	var as []struct {
 		WithdrawalFee string `json:"withdrawal_fee"`
 	}
 	if code, b := e.get("/v1/info/assets", &as); code != 200 || len(as) != 1 || as[0].WithdrawalFee != "2.5" {
 		t.Fatalf("%d %s", code, b)
+	}
+}
+
+// TestLegacyBlockItemsMoveOnTheChainAfterRestart: a data dir written before
+// internal/chain (a deposit and a withdrawal whose records carry no block
+// time, one legacy `block` record) reopens with them where they were, the
+// service puts them on the chain, and blocks confirm them from there.
+func TestLegacyBlockItemsMoveOnTheChainAfterRestart(t *testing.T) {
+	e := moneyEnv(t)
+	a := e.trader(1, "")
+	for _, c := range []*perps.Command{
+		{Kind: perps.KDeposit, Account: a.owner.hex, Amount: "100", Required: 3},
+		{Kind: perps.KWithdraw, Account: a.owner.hex, Amount: "40", Fee: "1", To: newKey(t, 77).hex, Required: 3},
+		{Kind: perps.KBlock},
+	} {
+		if ev, err := e.srv.submit(c); err != nil || ev.Err != "" {
+			t.Fatalf("%s: %v %s", c.Kind, err, ev.Err)
+		}
+	}
+	e.advance(time.Minute) // legacy items do not follow the chain's height
+	e.restart()
+	w, d := first(a.withdrawals("")), rows0(a.deposits(""))
+	if w.Conf != 1 || w.Status != "pending" || d.Conf != 1 || d.Status != "pending" {
+		t.Fatalf("after restart: %+v %+v", w, d)
+	}
+	e.mine(1)
+	if w, d = first(a.withdrawals("")), rows0(a.deposits("")); w.Conf != 2 || d.Conf != 2 {
+		t.Fatalf("one block later: %+v %+v", w, d)
+	}
+	e.mine(1)
+	w, d = first(a.withdrawals("")), rows0(a.deposits(""))
+	if w.Status != "confirmed" || d.Status != "confirmed" || w.Confirmed != int64(e.now()) || d.Confirmed != int64(e.now()) {
+		t.Fatalf("two blocks later: %+v %+v", w, d)
 	}
 }

@@ -45,7 +45,7 @@ func (s *Service) CreateInstrument(spec perps.InstrumentSpec) (uint64, error) {
 func (s *Service) Deposit(account, amount string) (uint64, error) {
 	var id uint64
 	c := &perps.Command{Kind: perps.KDeposit, Account: account, Amount: amount,
-		Required: s.opt.Money.withDefaults().Confirmations}
+		Required: s.opt.Money.withDefaults().Chain.Confirmations, BlockTime: s.opt.Money.withDefaults().Chain.BlockTime}
 	err := s.operator(c, func(ev perps.Event) { id = ev.ID })
 	return id, err
 }

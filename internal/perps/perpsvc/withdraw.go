@@ -6,13 +6,14 @@ import (
 	"time"
 
 	"pmx/internal/amount"
+	"pmx/internal/chain"
 	"pmx/internal/crypto/secp"
 	"pmx/internal/perps/perps"
 	"pmx/internal/perps/perpsauth"
 )
 
 // MoneyOptions configures withdrawals and the simulated chain that carries
-// them (docs/perps.md "stand-ins for the chain").
+// them and deposits (docs/perps.md "stand-ins for the chain").
 type MoneyOptions struct {
 	// Token is the collateral token a withdrawal must name (default
 	// CollateralToken).
@@ -20,11 +21,12 @@ type MoneyOptions struct {
 	// WithdrawFee is the per-asset withdrawal fee in pUSD (default "1"),
 	// withheld from the amount sent.
 	WithdrawFee string
-	// Confirmations a withdrawal needs (default 3).
-	Confirmations int64
-	// BlockTime is the simulated chain's block interval (default 2 s;
-	// negative: no timer, blocks only through MineBlock).
-	BlockTime time.Duration
+	// Chain is the simulated chain (internal/chain; zero fields: its
+	// defaults, 2 s blocks and 3 confirmations). Genesis is the Unix epoch.
+	Chain chain.Params
+	// ManualChain: no timer; a block's effects appear on the next command
+	// (tests move their clock and call Tick).
+	ManualChain bool
 }
 
 // CollateralToken is the pUSD token address (/v1/info/assets).
@@ -37,12 +39,10 @@ func (o MoneyOptions) withDefaults() MoneyOptions {
 	if o.WithdrawFee == "" {
 		o.WithdrawFee = "1"
 	}
-	if o.Confirmations <= 0 {
-		o.Confirmations = 3
+	if o.Chain.BlockTime <= 0 {
+		o.Chain.BlockTime = chain.DefaultBlockTime
 	}
-	if o.BlockTime == 0 {
-		o.BlockTime = 2 * time.Second
-	}
+	o.Chain.Confirmations = o.Chain.Required()
 	return o
 }
 
@@ -92,7 +92,8 @@ func (s *Service) Withdraw(req *perpsauth.Request) (MoneyResult, error) {
 	rk := w.Replay.Bytes()
 	fee, _ := perps.ParseMicro(mo.WithdrawFee)
 	return s.submitMoney(w.Replay, &perps.Command{Kind: perps.KWithdraw, Account: w.Account.Hex(), Replay: rk[:],
-		Amount: amount.Micro(raw).String(), Fee: perps.FormatMicro(fee), To: w.To.Hex(), Required: mo.Confirmations})
+		Amount: amount.Micro(raw).String(), Fee: perps.FormatMicro(fee), To: w.To.Hex(),
+		Required: mo.Chain.Confirmations, BlockTime: mo.Chain.BlockTime})
 }
 
 // resent answers a replayed signed request from the machine's record of its
@@ -186,12 +187,16 @@ func (s *Service) Transfer(req *perpsauth.Request) (MoneyResult, error) {
 		Amount: perps.FormatMicro(amt), Label: *req.Label, Replay: rk[:]})
 }
 
-// MineBlock submits one simulated block (the chain timer does this every
-// BlockTime while withdrawals are pending; tests call it directly).
-func (s *Service) MineBlock() error {
-	_, err := s.Submit(&perps.Command{Kind: perps.KBlock})
+// Tick submits a KTick: the chain's deposits and withdrawals advance to the
+// service clock's time (the chain timer does this when a block is due; tests
+// with ManualChain call it after moving their clock).
+func (s *Service) Tick() error {
+	_, err := s.Submit(&perps.Command{Kind: perps.KTick})
 	return err
 }
+
+// Chain is the simulated chain deposits and withdrawals settle on.
+func (s *Service) Chain() chain.Params { return s.opt.Money.withDefaults().Chain }
 
 // SetWithdrawalStatus is the operator's stand-in for a chain outcome: it ends
 // a pending withdrawal as removed or failed, refunding the account.
@@ -202,16 +207,24 @@ func (s *Service) SetWithdrawalStatus(id uint64, status string) error {
 	return s.operator(&perps.Command{Kind: perps.KWithdrawStatus, WID: id, Status: status}, nil)
 }
 
-// startChain runs the block timer: a block every BlockTime while any
-// withdrawal is pending (none otherwise, so an idle exchange journals
-// nothing).
+// startChain puts the items of a data dir written before internal/chain
+// on the chain (one `block` record with the block time), then, unless
+// ManualChain, submits a KTick whenever a waiting item's next block is due.
 func (s *Service) startChain() {
-	bt := s.opt.Money.withDefaults().BlockTime
-	if bt < 0 {
+	ch := s.opt.Money.withDefaults()
+	legacy := false
+	if s.View(func(m *perps.Machine) { legacy = m.LegacyChainItems() }) == nil && legacy {
+		if _, err := s.Submit(&perps.Command{Kind: perps.KBlock, BlockTime: ch.Chain.BlockTime}); err != nil {
+			s.log.Warn("perps chain: adopting legacy deposits and withdrawals", "err", err)
+		}
+	}
+	if ch.ManualChain {
 		return
 	}
+	// Poll the machine's due time: a twentieth of a block, within [1ms, 100ms].
+	poll := min(max(time.Duration(ch.Chain.BlockTime)*time.Millisecond/20, time.Millisecond), 100*time.Millisecond)
 	go func() {
-		t := time.NewTicker(bt)
+		t := time.NewTicker(poll)
 		defer t.Stop()
 		for {
 			select {
@@ -219,10 +232,10 @@ func (s *Service) startChain() {
 				return
 			case <-t.C:
 			}
-			n := 0
-			if s.View(func(m *perps.Machine) { n = m.PendingWithdrawals() }) == nil && n > 0 {
-				if err := s.MineBlock(); err != nil {
-					s.log.Warn("perps block", "err", err)
+			var due int64
+			if s.View(func(m *perps.Machine) { due = m.NextChainDue() }) == nil && due > 0 && due <= s.now().UnixMilli() {
+				if err := s.Tick(); err != nil {
+					s.log.Warn("perps chain tick", "err", err)
 				}
 			}
 		}
