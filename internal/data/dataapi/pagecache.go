@@ -109,11 +109,16 @@ type pageCache struct {
 }
 
 type pageEntry struct {
-	key    string
-	gen    uint64
-	scope  pageScope // where gen is read from
-	body   []byte
-	clen   []string // Content-Length of body, made once
+	key   string
+	gen   uint64
+	scope pageScope // where gen is read from
+	body  []byte
+	clen  []string // Content-Length of body, made once
+	// seen is a store generation at which the entry was found current (read
+	// before its scope's generation): while the store's generation still
+	// equals it no Apply has been acknowledged since, so a hit skips the
+	// scope's generation (for positions, a walk over the wallet's markets).
+	seen   atomic.Uint64
 	gzOnce sync.Once
 	gz     []byte   // pagegzip.go; nil until a gzip client asks, or when it does not shrink
 	gzlen  []string // Content-Length of gz
@@ -257,7 +262,15 @@ func (c *pageCache) get(key []byte) *list.Element {
 		return nil
 	}
 	e := el.Value.(*pageEntry)
-	gen := c.genOf(e.scope) // outside mu: it may wait for a publish
+	gen := e.gen
+	if e.scope.kind == scopeStore {
+		gen = c.gen()
+	} else if g := c.gen(); g == 0 || e.seen.Load() != g {
+		gen = c.genOf(e.scope) // outside mu: it may wait for a publish
+		if gen == e.gen {
+			e.seen.Store(g)
+		}
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if e.gen != gen {

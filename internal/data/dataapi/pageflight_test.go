@@ -146,3 +146,62 @@ func TestPageCache_AMissAfterAnIngestDoesNotJoinAnOlderBuild(t *testing.T) {
 		t.Fatalf("the older build replaced the newer page: %s", d)
 	}
 }
+
+// countingGen is the real store counting PositionsGeneration calls.
+type countingGen struct {
+	*sqlite.DB
+	n atomic.Int64
+}
+
+func (s *countingGen) PositionsGeneration(addr string) uint64 {
+	s.n.Add(1)
+	return s.DB.PositionsGeneration(addr)
+}
+
+// A hit skips the page's scoped generation (for positions a walk over the
+// wallet's markets) while no ingest has been acknowledged since the page
+// was last found current, and reads it again after any ingest.
+func TestPageCache_HitsSkipTheScopeGenerationUntilAnIngest(t *testing.T) {
+	var cg *countingGen
+	rig := newCacheRig(t, func(o *dataapi.Options) {
+		cg = &countingGen{DB: o.Store.(*sqlite.DB)}
+		o.Store = cg
+	})
+	rig.apply(rig.gen.setup())
+	for i := 0; i < 20; i++ {
+		rig.apply(rig.gen.batch(rig.clock.Now().Unix()))
+	}
+	path := "/v2/positions?user=" + rigWallet(0)
+	for range 2 { // the miss, then the first hit finds it current
+		if d := rig.compare(path); d != "" {
+			t.Fatal(d)
+		}
+	}
+	cg.n.Store(0)
+	for range 5 {
+		if d := rig.compare(path); d != "" {
+			t.Fatal(d)
+		}
+	}
+	if n := cg.n.Load(); n != 0 {
+		t.Errorf("5 hits with no ingest read the positions generation %d times, want 0", n)
+	}
+	rig.apply([]ledger.Event{rig.gen.env(ledger.Event{Kind: ledger.KindDeposit, User: rigWallet(4), AmountUSDC: amount.One},
+		rig.clock.Now().Unix())}) // another wallet's: the page stays cached
+	for range 3 {
+		if d := rig.compare(path); d != "" {
+			t.Fatal(d)
+		}
+	}
+	if n := cg.n.Load(); n != 1 {
+		t.Errorf("after an ingest 3 hits read the positions generation %d times, want once", n)
+	}
+	rig.apply([]ledger.Event{rig.gen.env(ledger.Event{Kind: ledger.KindSplit, User: rigWallet(0), ConditionID: rigCond(2),
+		Amount: 3 * amount.One}, rig.clock.Now().Unix())}) // the wallet's own: the page changes
+	if d := rig.compare(path); d != "" {
+		t.Fatal(d)
+	}
+	if st := rig.svc.PageCacheStats(); st.Invalidations == 0 {
+		t.Errorf("the wallet's ingest invalidated nothing: %+v", st)
+	}
+}
