@@ -11,6 +11,8 @@
 # STORE_URL (postgres://...) pmx serves from PostgreSQL instead of the file.
 # For figures that go into docs run it as `flock /tmp/pmx-bench.lock ...` on
 # an otherwise quiet machine; each line notes the load average.
+# PMX_HOTPATH_ROUTES="trades positions" runs only those routes (names as
+# printed); PMX_HOTPATH_GOGC sets the server's GOGC (default: the runtime's).
 set -euo pipefail
 dir=${1:?usage: hotpath-vs-bare.sh DATA_DIR [REPS] [STORE_URL]}
 reps=${2:-2}
@@ -25,7 +27,7 @@ args=(serve --ip-limits=false --demo-market-makers=false --data-dir "$dir" --dat
 	--catalog-addr "127.0.0.1:$((base + 2))" --clob-addr "127.0.0.1:$((base + 3))"
 	--perps-addr "127.0.0.1:$((base + 4))" --admin-addr "127.0.0.1:$((base + 5))")
 [ -n "$store" ] && args+=(--store "$store")
-GOMAXPROCS=1 taskset -c 0 "$bin/pmx" "${args[@]}" >"$bin/serve.log" 2>&1 &
+GOMAXPROCS=1 GOGC=${PMX_HOTPATH_GOGC:-100} GODEBUG=gctrace=1 taskset -c 0 "$bin/pmx" "${args[@]}" >"$bin/serve.log" 2>&1 &
 pid=$!
 trap 'kill $pid 2>/dev/null; wait $pid 2>/dev/null || true' EXIT
 w=0x639359feee1735ac0f1c4a643e80c13142ab1e6c # 82 KB trades, 88 KB activity, 124 KB positions pages
@@ -42,10 +44,12 @@ routes=("trades /v2/trades?user=$w" "activity /v2/activity?user=$w" "positions /
 	"builders /v2/builders/leaderboard?time_period=all")
 cpu() { awk '{print $14 + $15}' "/proc/$1/stat"; } # clock ticks
 tick=$(getconf CLK_TCK)
-# run PID URL [HEADER]: "rps=.. p99=.. cpu-us/req=.." of one 5 s run against the process PID.
+gcs() { grep -c '^gc ' "$bin/serve.log" || true; } # pmx's GC cycles so far (gctrace)
+# run PID URL [HEADER]: "rps=.. p99=.. cpu-us/req=.." of one 5 s run against the process PID,
+# and for pmx the GC cycles it ran meanwhile.
 run() {
-	local c0 out c1 req
-	c0=$(cpu "$1")
+	local c0 out c1 req g0
+	c0=$(cpu "$1") g0=$(gcs)
 	if [ -n "${3:-}" ]; then
 		out=$(GOMAXPROCS=1 taskset -c 1 "$bin/pmx" bench --clients 32 --duration 5s --warmup 0s --header "$3" "$2")
 	else
@@ -53,11 +57,12 @@ run() {
 	fi
 	c1=$(cpu "$1")
 	req=$(sed -n 's/.*requests=\([0-9]*\).*/\1/p' <<<"$out")
-	echo "rps=$(sed -n 's/.* rps=\([0-9]*\).*/\1/p' <<<"$out") p99=$(sed -n 's/.* p99=\([0-9.]*ms\).*/\1/p' <<<"$out") cpu-us/req=$(((c1 - c0) * 1000000 / tick / (req > 0 ? req : 1)))"
+	echo "rps=$(sed -n 's/.* rps=\([0-9]*\).*/\1/p' <<<"$out") p99=$(sed -n 's/.* p99=\([0-9.]*ms\).*/\1/p' <<<"$out") cpu-us/req=$(((c1 - c0) * 1000000 / tick / (req > 0 ? req : 1)))$([ "$1" = "$pid" ] && echo " gc=$(($(gcs) - g0))")"
 }
 for rep in $(seq "$reps"); do
 	for r in "${routes[@]}"; do
 		name=${r%% *} path=${r#* }
+		[ -n "${PMX_HOTPATH_ROUTES:-}" ] && [[ " $PMX_HOTPATH_ROUTES " != *" $name "* ]] && continue
 		url="http://127.0.0.1:$dp$path"
 		bytes=$(curl -s "$url" | wc -c)
 		curl -s "$url" >/dev/null # cached before the pmx runs, as a polled page is

@@ -3,6 +3,7 @@ package server
 import (
 	"net/http"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -66,6 +67,11 @@ func (m *Metrics) Handler() http.Handler {
 // Instrument wraps h, labelling each request with the ServeMux pattern that
 // matched (never the raw path, which would explode cardinality).
 func (m *Metrics) Instrument(listener string, h http.Handler) http.Handler {
+	// The common answer of a listener whose handler serves every path (route
+	// "/", status 200) keeps its two series, resolved on first use: a cached
+	// data page costs a few microseconds of pmx's own work, and two label
+	// lookups were a visible part of it.
+	var rootOK atomic.Pointer[instrumented]
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		start := time.Now()
 		sw := &statusWriter{ResponseWriter: w, status: http.StatusOK}
@@ -74,10 +80,30 @@ func (m *Metrics) Instrument(listener string, h http.Handler) http.Handler {
 		if route == "" {
 			route = "unmatched"
 		}
-		status := strconv.Itoa(sw.status)
-		m.requests.WithLabelValues(listener, route, status).Inc()
-		m.latency.WithLabelValues(listener, route, status).Observe(time.Since(start).Seconds())
+		var s *instrumented
+		if route == "/" && sw.status == http.StatusOK {
+			if s = rootOK.Load(); s == nil {
+				s = m.series(listener, route, http.StatusOK)
+				rootOK.Store(s)
+			}
+		} else {
+			s = m.series(listener, route, sw.status)
+		}
+		s.requests.Inc()
+		s.latency.Observe(time.Since(start).Seconds())
 	})
+}
+
+// instrumented is one (listener, route, status)'s request counter and
+// latency histogram.
+type instrumented struct {
+	requests prometheus.Counter
+	latency  prometheus.Observer
+}
+
+func (m *Metrics) series(listener, route string, status int) *instrumented {
+	st := strconv.Itoa(status)
+	return &instrumented{m.requests.WithLabelValues(listener, route, st), m.latency.WithLabelValues(listener, route, st)}
 }
 
 type statusWriter struct {

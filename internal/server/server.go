@@ -76,14 +76,22 @@ func (g *Group) Start() error {
 			return fmt.Errorf("%s listener on %s: %w", l.Name, l.Addr, err)
 		}
 		l.ln = ln
-		mux := http.NewServeMux()
-		if !l.ServesOK {
-			mux.HandleFunc("GET /ok", OK)
+		var root http.Handler
+		if l.ServesOK && l.Handler != nil {
+			// The handler answers every path: no mux to consult per request
+			// (its pattern matching was ~2.5 % of a small cached data page).
+			root = rootPattern{l.Handler}
+		} else {
+			mux := http.NewServeMux()
+			if !l.ServesOK {
+				mux.HandleFunc("GET /ok", OK)
+			}
+			if l.Handler != nil {
+				mux.Handle("/", l.Handler)
+			}
+			root = mux
 		}
-		if l.Handler != nil {
-			mux.Handle("/", l.Handler)
-		}
-		var h http.Handler = g.guard(l, mux)
+		var h http.Handler = g.guard(l, root)
 		if l.Wrap != nil {
 			h = l.Wrap(h)
 		}
@@ -109,6 +117,16 @@ func (g *Group) Start() error {
 		}(l)
 	}
 	return nil
+}
+
+// rootPattern serves every request with h as a ServeMux with the one pattern
+// "/" would (the guard has already refused unclean paths): r.Pattern is "/",
+// the metrics' route label.
+type rootPattern struct{ h http.Handler }
+
+func (p rootPattern) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	r.Pattern = "/"
+	p.h.ServeHTTP(w, r)
 }
 
 // MaxHeaderBytes bounds a request's header block on every listener (pmx

@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"net/http/httptest"
 	"os"
 	"strings"
 	"testing"
@@ -93,6 +94,35 @@ func TestAdminRequiresBearerToken(t *testing.T) {
 	}
 	if !strings.Contains(body, `pmx_http_request_duration_seconds_bucket{listener="admin"`) {
 		t.Error("no latency histogram")
+	}
+}
+
+// A listener whose handler serves every path counts its requests under the
+// route "/" by status, the common 200 and the rest alike.
+func TestMetricsCountAServesOKListenersRequestsUnderRoot(t *testing.T) {
+	m := NewMetrics()
+	svc := &Listener{Name: "svc", Addr: "127.0.0.1:0", ServesOK: true, Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/missing" {
+			w.WriteHeader(http.StatusNotFound)
+		}
+	})}
+	g := &Group{Log: slog.New(slog.DiscardHandler), Metrics: m, Listeners: []*Listener{svc}}
+	if err := g.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer g.Shutdown(context.Background())
+	for range 3 {
+		MustGet(t, svc.URL()+"/a", nil)
+	}
+	MustGet(t, svc.URL()+"/missing", nil)
+	rec := httptest.NewRecorder()
+	m.Handler().ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/metrics", nil))
+	for _, want := range []string{`pmx_http_requests_total{listener="svc",route="/",status="200"} 3`,
+		`pmx_http_requests_total{listener="svc",route="/",status="404"} 1`,
+		`pmx_http_request_duration_seconds_count{listener="svc",route="/",status="200"} 3`} {
+		if !strings.Contains(rec.Body.String(), want) {
+			t.Errorf("no %s in\n%s", want, rec.Body.String())
+		}
 	}
 }
 

@@ -9,7 +9,6 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
-	"pmx/internal/acceptencoding"
 	"pmx/internal/clock"
 )
 
@@ -98,27 +97,37 @@ type pageCache struct {
 	scoped    ScopedGenerational       // nil: positions, value and holders use the store's
 	clock     clock.Clock
 
-	mu    sync.Mutex
-	m     map[string]*list.Element
-	lru   list.List // of *pageEntry, most recent first
-	bytes int64
+	mu      sync.Mutex
+	m       map[string]*list.Element
+	lru     list.List // of *pageEntry, most recent first
+	bytes   int64
+	flights map[string]*flight // pageflight.go: misses being answered, by key
 
-	hits, misses, evictions, purges atomic.Uint64
-	size, count                     atomic.Int64 // mirrors of bytes and len(m) for metrics
+	hits, misses, evictions, purges, shared atomic.Uint64
+	size, count                             atomic.Int64 // mirrors of bytes and len(m) for metrics
+	waiting                                 atomic.Int64 // requests waiting for another's build (pageflight.go)
 }
 
 type pageEntry struct {
-	key    string
-	gen    uint64
-	scope  pageScope // where gen is read from
-	body   []byte
+	key   string
+	gen   uint64
+	scope pageScope // where gen is read from
+	body  []byte
+	clen  []string // Content-Length of body, made once
+	// seen is a store generation at which the entry was found current (read
+	// before its scope's generation): while the store's generation still
+	// equals it no Apply has been acknowledged since, so a hit skips the
+	// scope's generation (for positions, a walk over the wallet's markets).
+	seen   atomic.Uint64
 	gzOnce sync.Once
-	gz     []byte // pagegzip.go; nil until a gzip client asks, or when it does not shrink
+	gz     []byte   // pagegzip.go; nil until a gzip client asks, or when it does not shrink
+	gzlen  []string // Content-Length of gz
 }
 
 func newPageCache(max int64, gen func() uint64, walletGen func(string) uint64, scoped ScopedGenerational,
 	clock clock.Clock) *pageCache {
-	return &pageCache{max: max, gen: gen, walletGen: walletGen, scoped: scoped, clock: clock, m: map[string]*list.Element{}}
+	return &pageCache{max: max, gen: gen, walletGen: walletGen, scoped: scoped, clock: clock, m: map[string]*list.Element{},
+		flights: map[string]*flight{}}
 }
 
 func (c *pageCache) bucket(kind int) int64 {
@@ -131,12 +140,20 @@ func (c *pageCache) bucket(kind int) int64 {
 	return 0
 }
 
-func pageKey(path, query string, bucket int64) string {
-	b := make([]byte, 0, len(path)+len(query)+24)
+// appendPageKey appends the cache key of path, query and bucket to b. A hit
+// looks the key up as bytes (no string is made); a miss makes it a string.
+func appendPageKey(b []byte, path, query string, bucket int64) []byte {
 	b = append(append(append(b, path...), '?'), query...)
-	b = strconv.AppendInt(append(b, '#'), bucket, 10)
-	return string(b)
+	return strconv.AppendInt(append(b, '#'), bucket, 10)
 }
+
+// Header values a hit sets, shared by every response (net/http only reads
+// them; an Add would append to a full slice, which copies it).
+var (
+	hdrJSON = []string{"application/json"}
+	hdrVary = []string{"Accept-Encoding"}
+	hdrGzip = []string{"gzip"}
+)
 
 // Wrap serves cacheable GET/HEAD requests from the cache and records the
 // 200 answers of cacheable GETs that miss.
@@ -149,32 +166,39 @@ func (c *pageCache) Wrap(next http.Handler) http.Handler {
 			return
 		}
 		b0 := c.bucket(kind)
-		key := pageKey(r.URL.Path, r.URL.RawQuery, b0)
-		w.Header().Set("Vary", "Accept-Encoding")
-		if el := c.get(key); el != nil {
+		var kb [256]byte
+		k := appendPageKey(kb[:0], r.URL.Path, r.URL.RawQuery, b0)
+		w.Header()["Vary"] = hdrVary
+		if el := c.get(k); el != nil {
 			c.hits.Add(1)
-			if acceptencoding.Gzip(r.Header.Values("Accept-Encoding")) {
-				if gz := c.gzipped(el); gz != nil {
-					w.Header().Set("Content-Encoding", "gzip")
-					writeBody(w, http.StatusOK, gz)
-					return
-				}
-			}
-			writeBody(w, http.StatusOK, el.Value.(*pageEntry).body)
+			c.serve(w, r, el)
 			return
 		}
+		key := string(k)
 		sc := c.scopeOf(route.scope, r)
 		gen := c.genOf(sc) // before the handler: an entry is never older than its generation
-		c.misses.Add(1)
 		if r.Method != http.MethodGet {
+			c.misses.Add(1)
 			next.ServeHTTP(w, r)
 			return
 		}
+		f, lead := c.join(key, gen)
+		if !lead {
+			if c.await(f, w, r) {
+				return
+			}
+			f = nil // the leader got no cacheable answer: answer alone
+		}
+		c.misses.Add(1)
 		rec := &pageRecorder{ResponseWriter: w, limit: int(c.max / 8)}
+		defer c.land(f, key) // also when the handler panics: waiters answer alone
 		next.ServeHTTP(rec, r)
 		if rec.status == http.StatusOK && !rec.over && rec.Header().Get("Content-Type") == "application/json" &&
 			c.bucket(kind) == b0 {
-			c.put(gen, sc, key, rec.body)
+			el := c.put(gen, sc, key, rec.body)
+			if f != nil {
+				f.el, f.body = el, rec.body
+			}
 		}
 	})
 }
@@ -230,44 +254,56 @@ func (c *pageCache) genOf(s pageScope) uint64 {
 // get returns the entry cached for key if it is current: its generation
 // (read after the lookup) equals the entry's. An entry found older is
 // dropped. The entry's body never changes.
-func (c *pageCache) get(key string) *list.Element {
+func (c *pageCache) get(key []byte) *list.Element {
 	c.mu.Lock()
-	el := c.m[key]
+	el := c.m[string(key)]
 	c.mu.Unlock()
 	if el == nil {
 		return nil
 	}
 	e := el.Value.(*pageEntry)
-	gen := c.genOf(e.scope) // outside mu: it may wait for a publish
+	gen := e.gen
+	if e.scope.kind == scopeStore {
+		gen = c.gen()
+	} else if g := c.gen(); g == 0 || e.seen.Load() != g {
+		gen = c.genOf(e.scope) // outside mu: it may wait for a publish
+		if gen == e.gen {
+			e.seen.Store(g)
+		}
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if e.gen != gen {
-		if e.gen < gen && c.m[key] == el {
+		if e.gen < gen && c.m[string(key)] == el {
 			c.remove(el)
 			c.purges.Add(1)
 		}
 		return nil
 	}
-	if c.m[key] == el {
+	if c.m[string(key)] == el {
 		c.lru.MoveToFront(el)
 	}
 	return el
 }
 
-func (c *pageCache) put(gen uint64, sc pageScope, key string, body []byte) {
+// put caches body as key's answer at gen and returns the entry that now
+// holds key at gen or later (nil when body is too large to keep).
+func (c *pageCache) put(gen uint64, sc pageScope, key string, body []byte) *list.Element {
 	cost := int64(len(body) + len(key))
 	if cost > c.max/8 {
-		return
+		return nil
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if el := c.m[key]; el != nil {
 		if el.Value.(*pageEntry).gen >= gen {
-			return // already cached, or a newer reader's answer
+			return el // already cached, or a newer reader's answer
 		}
 		c.remove(el)
 	}
-	c.m[key] = c.lru.PushFront(&pageEntry{key: key, gen: gen, scope: sc, body: body})
+	el := c.lru.PushFront(&pageEntry{key: key, gen: gen, scope: sc, body: body,
+		clen: []string{strconv.Itoa(len(body))}})
+	c.m[key] = el
 	c.bytes += cost
 	for c.bytes > c.max {
 		c.remove(c.lru.Back())
@@ -275,6 +311,7 @@ func (c *pageCache) put(gen uint64, sc pageScope, key string, body []byte) {
 	}
 	c.size.Store(c.bytes)
 	c.count.Store(int64(len(c.m)))
+	return el
 }
 
 // remove drops an entry. Caller holds mu.
@@ -321,7 +358,9 @@ func (p *pageRecorder) Write(b []byte) (int, error) {
 // PageCacheStats is the page cache's state, for /metrics.
 type PageCacheStats struct {
 	Bytes, MaxBytes, Entries               int64
+	Waiting                                int64 // requests waiting for another request's build of their page
 	Hits, Misses, Evictions, Invalidations uint64
+	Shared                                 uint64 // misses answered by another request's build (pageflight.go)
 }
 
 // PageCacheStats reports the cache (zero when the store has no generation
@@ -332,12 +371,13 @@ func (s *Service) PageCacheStats() PageCacheStats {
 		return PageCacheStats{}
 	}
 	return PageCacheStats{Bytes: c.size.Load(), MaxBytes: c.max, Entries: c.count.Load(), Hits: c.hits.Load(),
-		Misses: c.misses.Load(), Evictions: c.evictions.Load(), Invalidations: c.purges.Load()}
+		Misses: c.misses.Load(), Evictions: c.evictions.Load(), Invalidations: c.purges.Load(),
+		Shared: c.shared.Load(), Waiting: c.waiting.Load()}
 }
 
 // Collectors are the page cache's Prometheus metrics (register them on the
-// process registry): pmx_data_page_cache_{bytes,max_bytes,entries} gauges
-// and {hits,misses,evictions,invalidations}_total counters.
+// process registry): pmx_data_page_cache_{bytes,max_bytes,entries,waiting} gauges
+// and {hits,misses,shared,evictions,invalidations}_total counters.
 func (s *Service) Collectors() []prometheus.Collector {
 	g := func(name, help string, f func(PageCacheStats) int64) prometheus.Collector {
 		return prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "pmx_data_page_cache_" + name, Help: help},
@@ -351,9 +391,11 @@ func (s *Service) Collectors() []prometheus.Collector {
 		g("bytes", "Bytes held by the data service's page cache (bodies and keys).", func(p PageCacheStats) int64 { return p.Bytes }),
 		g("max_bytes", "The page cache's bound.", func(p PageCacheStats) int64 { return p.MaxBytes }),
 		g("entries", "Pages held.", func(p PageCacheStats) int64 { return p.Entries }),
+		g("waiting", "Requests waiting for another request's build of the same page.", func(p PageCacheStats) int64 { return p.Waiting }),
 		c("hits", "Requests answered from the page cache.", func(p PageCacheStats) uint64 { return p.Hits }),
 		c("misses", "Cacheable requests the handler answered.", func(p PageCacheStats) uint64 { return p.Misses }),
 		c("evictions", "Pages dropped to stay within the bound.", func(p PageCacheStats) uint64 { return p.Evictions }),
+		c("shared", "Misses answered with the page another request of the same page was building.", func(p PageCacheStats) uint64 { return p.Shared }),
 		c("invalidations", "Pages found older than their generation (an ingest changed them) and dropped.", func(p PageCacheStats) uint64 { return p.Invalidations }),
 	}
 }

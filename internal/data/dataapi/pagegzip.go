@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"container/list"
+	"strconv"
 )
 
 // Cached pages are also kept gzip-compressed for clients that send
@@ -28,7 +29,7 @@ func (c *pageCache) gzipped(el *list.Element) []byte {
 		gz := buf.Bytes()
 		c.mu.Lock()
 		defer c.mu.Unlock()
-		e.gz = gz
+		e.gz, e.gzlen = gz, []string{strconv.Itoa(len(gz))}
 		if c.m[e.key] == el { // still cached: the bound counts it
 			c.bytes += int64(len(gz))
 			for c.bytes > c.max && c.lru.Len() > 1 {

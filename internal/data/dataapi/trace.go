@@ -1,7 +1,6 @@
 package dataapi
 
 import (
-	"context"
 	"crypto/rand"
 	"encoding/binary"
 	"encoding/hex"
@@ -11,8 +10,6 @@ import (
 
 // TraceHeader carries the request's trace id on every response.
 const TraceHeader = "x-trace-id"
-
-type traceKey struct{}
 
 // Trace ids are a random 64-bit process prefix plus a counter: unique per
 // process lifetime, unguessable across restarts, and cheap (no syscall per
@@ -33,42 +30,41 @@ func NewTraceID() string {
 	var b [16]byte
 	copy(b[:8], tracePrefix[:])
 	binary.BigEndian.PutUint64(b[8:], traceSeq.Add(1))
-	return hex.EncodeToString(b[:])
+	var h [32]byte
+	hex.Encode(h[:], b[:])
+	return string(h[:])
 }
 
-// Trace mints a trace id per request, sets x-trace-id on the response before
-// the handler runs (so success, error and panic answers all carry it), and
-// puts the id in the request context for WriteError. An incoming x-trace-id
-// is ignored: ids are minted, never taken from clients. A request already
-// traced by an outer Trace keeps its id.
+// traceKey is TraceHeader in canonical form: the id is stored in the header
+// map directly (a hit on the page cache is a few microseconds of pmx's own
+// work; Header.Set's canonicalizing would allocate a key per request).
+var traceKey = http.CanonicalHeaderKey(TraceHeader)
+
+// Trace mints a trace id per request and sets x-trace-id on the response
+// before the handler runs, so success, error and panic answers all carry it.
+// The response header is where handlers read it (traceOf); it is not put in
+// the request's context, which would copy the request. An incoming
+// x-trace-id is ignored: ids are minted, never taken from clients. A
+// response already traced by an outer Trace keeps its id.
 func Trace(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if TraceID(r.Context()) != "" {
-			next.ServeHTTP(w, r)
-			return
+		h := w.Header()
+		if len(h[traceKey]) == 0 {
+			h[traceKey] = []string{NewTraceID()}
 		}
-		id := NewTraceID()
-		w.Header().Set(TraceHeader, id)
-		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), traceKey{}, id)))
+		next.ServeHTTP(w, r)
 	})
 }
 
-// TraceID is the request's trace id, or "" outside Trace.
-func TraceID(ctx context.Context) string {
-	id, _ := ctx.Value(traceKey{}).(string)
-	return id
-}
-
-// traceOf returns the request's id, minting one (and setting the header) for
-// a request that did not pass through Trace, so no error goes untraced.
-func traceOf(w http.ResponseWriter, r *http.Request) string {
-	if id := TraceID(r.Context()); id != "" {
-		return id
-	}
-	if id := w.Header().Get(TraceHeader); id != "" {
-		return id
+// traceOf returns the response's trace id, minting one (and setting the
+// header) for a request that did not pass through Trace, so no error goes
+// untraced.
+func traceOf(w http.ResponseWriter, _ *http.Request) string {
+	h := w.Header()
+	if v := h[traceKey]; len(v) > 0 && v[0] != "" {
+		return v[0]
 	}
 	id := NewTraceID()
-	w.Header().Set(TraceHeader, id)
+	h[traceKey] = []string{id}
 	return id
 }
