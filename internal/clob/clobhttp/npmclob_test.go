@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"pmx/internal/chain"
 	"pmx/internal/clob/clobengine"
 	"pmx/internal/clob/clobsvc"
 	"pmx/internal/npmtest"
@@ -82,7 +83,7 @@ func TestOfficialClientFollowsTheMarketSocket(t *testing.T) {
 // client's strict schemas.
 func TestOfficialClientFollowsTheUserSocket(t *testing.T) {
 	node, dir := npmtest.MustNode(t), npmtest.MustClients(t)
-	x := newExchangeGated(t, "", nil, "enforce", nil, func(o *clobsvc.Options) { o.ChainDelay = 200 * time.Millisecond })
+	x := newExchangeGated(t, "", nil, "enforce", nil, func(o *clobsvc.Options) { o.Chain = chain.Params{BlockTime: 100, Confirmations: 2} })
 	for _, k := range []string{ // Anvil #8 and #9, as in the script
 		"dbda1821b80551c9d65939329250298aa3472ba22feea921c0cf5d620ea67b97",
 		"2a871d0798f97d79848a013d4936a73bf4cc922c825d33c1cf7073dff6d409c6",
