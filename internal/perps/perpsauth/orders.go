@@ -215,7 +215,7 @@ func (d *argStrings) orderArgSpans(b []byte, sp []span) (OrderArg, bool) {
 		case 8:
 			var t trigger
 			ok = b[val.s] == '{' && json.Unmarshal(b[val.s:val.e], &t) == nil
-			a.TR, a.TrMarket, a.TrP, a.TrKind = true, t.Market, t.TrP, t.TPSL
+			a.TR, a.TrMarket, a.TrP, a.TrKind, a.TrSlip, a.TrParent = true, t.Market, t.TrP, t.TPSL, t.Slip, t.Parent
 		default:
 			ok = false
 		}
