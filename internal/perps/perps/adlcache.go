@@ -30,8 +30,16 @@ type adlCache struct {
 	rank    map[uint32]*adlRank        // instrument → its queues
 	hold    map[uint32]map[uint64]bool // instrument → accounts with a position there
 	touched map[uint64]bool            // accounts whose inputs moved in this Apply
-	changed map[uint32]map[uint64]bool // instrument → its holders (or former) to re-score
+	changed map[uint32]map[uint64]bool // instrument → its holders (or former) to re-score (emptied, kept)
 	partial int                        // incremental re-ranks so far (tests)
+
+	// Scratch, reused by every refresh so that a fill's re-rank allocates
+	// nothing: the instruments to rank in full, the holders' ids, one
+	// account's view and the markets of the views.
+	full map[uint32]bool
+	ids  []uint64
+	ra   risk.Account
+	rs   riskScratch
 }
 
 // adlRank is one instrument's two queues, best first (score descending,
@@ -62,7 +70,7 @@ func entryCmp(x, y adlEntry) int {
 
 func (x *adlCache) reset() {
 	*x = adlCache{rank: map[uint32]*adlRank{}, hold: map[uint32]map[uint64]bool{},
-		touched: map[uint64]bool{}, changed: map[uint32]map[uint64]bool{}}
+		touched: map[uint64]bool{}, changed: map[uint32]map[uint64]bool{}, full: map[uint32]bool{}}
 }
 
 func (x *adlCache) change(iid uint32, aid uint64) {
@@ -121,15 +129,12 @@ func (m *Machine) refreshADL(c *Command, ev *Event) {
 	for i := range ev.Withdrawals {
 		touch(ev.Withdrawals[i].Account)
 	}
-	var full map[uint32]bool
+	full := x.full
 	for _, iid := range m.instIDs {
 		r := x.rank[iid]
 		if r == nil || m.mark(m.inst[iid]) != r.mark || r.failed {
 			if r == nil && len(x.hold[iid]) == 0 && len(x.changed[iid]) == 0 {
 				continue // nothing to rank yet
-			}
-			if full == nil {
-				full = map[uint32]bool{}
 			}
 			full[iid] = true
 			for aid := range x.hold[iid] { // their other instruments: cross equity moved
@@ -149,21 +154,36 @@ func (m *Machine) refreshADL(c *Command, ev *Event) {
 		}
 	}
 	clear(x.touched)
-	if len(x.changed) == 0 && len(full) == 0 {
-		return
-	}
-	mk := risk.Markets{} // filled by the views as they need markets (viewInto)
+	mk := x.markets()
 	for iid := range full {
 		m.rankInto(iid, mk)
-		delete(x.changed, iid)
+		clear(x.changed[iid])
 	}
+	clear(full)
 	for iid, ids := range x.changed {
-		m.rerank(iid, ids, mk)
+		if len(ids) > 0 {
+			m.rerank(iid, ids, mk)
+			clear(ids)
+		}
 	}
-	clear(x.changed)
 }
 
-// rerank moves the given accounts in iid's queues (the mark unchanged).
+// markets empties the views' markets (the marks may have moved since the
+// last refresh): they are filled as the views need them (positionsInto).
+func (x *adlCache) markets() risk.Markets {
+	s := &x.rs
+	if s.mk == nil {
+		s.mk = risk.Markets{}
+	}
+	for _, mt := range s.ms[:s.n] {
+		delete(s.mk, mt.ID)
+	}
+	s.n = 0
+	return s.mk
+}
+
+// rerank moves the given accounts in iid's queues (the mark unchanged):
+// each is taken out of its queue and put back at its new score, in place.
 func (m *Machine) rerank(iid uint32, ids map[uint64]bool, mk risk.Markets) {
 	r := m.adl.rank[iid]
 	if r == nil {
@@ -188,13 +208,13 @@ func (m *Machine) rerank(iid uint32, ids map[uint64]bool, mk risk.Markets) {
 		if p.Size > 0 {
 			side = 1
 		}
-		ranked, err := m.rankHolders(iid, side == 0, []uint64{aid}, mk)
+		score, ok, err := m.adlScore(aid, iid, side == 0, mk)
 		if err != nil {
 			m.rankInto(iid, mk)
 			return
 		}
-		if len(ranked) == 1 {
-			e := adlEntry{score: ranked[0].Score, id: aid, side: side}
+		if ok {
+			e := adlEntry{score: score, id: aid, side: side}
 			i, _ := slices.BinarySearchFunc(r.side[side], e, entryCmp)
 			r.side[side] = slices.Insert(r.side[side], i, e)
 			r.where[aid] = e
@@ -219,62 +239,69 @@ func (r *adlRank) bucket(aid uint64) int {
 	return b
 }
 
-// rankInto re-scores every holder of iid (both sides). mk is every
-// market, built once per refresh.
+// rankInto re-scores every holder of iid (both sides), reusing iid's
+// queues. mk is the refresh's markets.
 func (m *Machine) rankInto(iid uint32, mk risk.Markets) {
 	x := &m.adl
 	if m.inst[iid] == nil {
 		return
 	}
-	r := &adlRank{where: map[uint64]adlEntry{}, mark: m.mark(m.inst[iid])}
-	x.rank[iid] = r
+	r := x.rank[iid]
+	if r == nil {
+		r = &adlRank{where: map[uint64]adlEntry{}}
+		x.rank[iid] = r
+	} else {
+		clear(r.where)
+	}
+	r.mark, r.failed = m.mark(m.inst[iid]), false
+	r.side[0], r.side[1] = r.side[0][:0], r.side[1][:0]
 	if r.mark <= 0 {
 		return
 	}
-	ids := make([]uint64, 0, len(x.hold[iid]))
+	ids := x.ids[:0]
 	for aid := range x.hold[iid] {
 		ids = append(ids, aid)
 	}
 	slices.Sort(ids) // the ranking's order is total; sorted input keeps the work deterministic too
+	x.ids = ids
 	for side := range int8(2) {
-		ranked, err := m.rankHolders(iid, side == 0, ids, mk)
-		if err != nil {
-			r.failed = true
-			r.side[side] = nil
-			continue
+		q := r.side[side]
+		for _, aid := range ids {
+			score, ok, err := m.adlScore(aid, iid, side == 0, mk)
+			if err != nil {
+				r.failed = true
+				q = q[:0]
+				break
+			}
+			if ok {
+				q = append(q, adlEntry{score: score, id: aid, side: side})
+			}
 		}
-		q := make([]adlEntry, len(ranked))
-		for i, rk := range ranked {
-			q[i] = adlEntry{score: rk.Score, id: rk.Acct.ID, side: side}
-			r.where[q[i].id] = q[i]
+		slices.SortFunc(q, entryCmp) // risk.RankADL's order: score descending, then account id
+		for _, e := range q {
+			r.where[e.id] = e
 		}
 		r.side[side] = q
 	}
 }
 
-// rankHolders is rankADL over the given holders of iid.
-func (m *Machine) rankHolders(iid uint32, closingLong bool, ids []uint64, mk risk.Markets) ([]risk.Ranked, error) {
-	var views []risk.Account
-	for _, aid := range ids {
-		c := m.byID[aid]
-		if c == nil || c.Liquidating {
-			continue
-		}
-		if cp := c.Positions[iid]; cp == nil || cp.Size == 0 || (cp.Size > 0) == closingLong {
-			continue
-		}
-		var ra risk.Account
-		m.viewInto(&ra, mk, c, 0, 0, nil)
-		views = append(views, ra)
+// adlScore is account aid's adl score in iid against a closing position of
+// sign closingLong (risk.ADLCandidate over its positions' view): ok is
+// false when it is not a candidate (no position on that side, flagged).
+func (m *Machine) adlScore(aid uint64, iid uint32, closingLong bool, mk risk.Markets) (int64, bool, error) {
+	c := m.byID[aid]
+	if c == nil || c.Liquidating {
+		return 0, false, nil
 	}
-	seq := func(yield func(*risk.Account) bool) {
-		for i := range views {
-			if !yield(&views[i]) {
-				return
-			}
-		}
+	if cp := c.Positions[iid]; cp == nil || cp.Size == 0 || (cp.Size > 0) == closingLong {
+		return 0, false, nil
 	}
-	return risk.RankADL(seq, mk, iid, closingLong, nil, nil)
+	x := &m.adl
+	ra := &x.ra
+	*ra = risk.Account{ID: c.ID, Liquidating: c.Liquidating,
+		Positions: ra.Positions[:0], Orders: ra.Orders[:0], Settings: ra.Settings[:0]}
+	m.positionsInto(ra, mk, c, &x.rs)
+	return risk.ADLCandidate(ra, mk, iid, closingLong)
 }
 
 // rebuildADL recomputes the whole cache (restore).
@@ -293,7 +320,7 @@ func (m *Machine) rebuildADL() {
 	}
 	clear(m.adl.touched)
 	clear(m.adl.changed)
-	mk := risk.Markets{}
+	mk := m.adl.markets()
 	for _, iid := range m.instIDs {
 		m.rankInto(iid, mk)
 	}

@@ -64,6 +64,7 @@ type Machine struct {
 	liqOID    uint64               // the liquidation order being matched (liqexec.go; not state)
 	depth     []book.Level         // scratch of the at-fill check (atfill.go)
 	rv        riskScratch          // scratch of the pre-trade check (riskview.go)
+	reqP      string               // the price string of the order being placed (wire.go priceString; scratch)
 	safeCache []safeEntry          // the incremental sweep's cache, by account id (sweepcache.go; not state)
 	marks     []int64              // the sweep's marks by instrument id (sweepcache.go)
 	fullSweep bool                 // value every account in every sweep (benchmark reference)

@@ -83,7 +83,11 @@ func (m *Machine) createOrders(c *Command, ts int64, ev *Event) {
 			refused++
 			continue
 		}
+		if r.P != nil {
+			m.reqP = *r.P // the order's row may show the request's own price string (priceString)
+		}
 		ack := m.place(a, r, ts, ev)
+		m.reqP = ""
 		ev.Acks = append(ev.Acks, ack)
 		if ack.Status == "ok" && ack.COID != "" && len(m.ccs.pend) > 0 {
 			m.coidCreated(a, ack.COID, ts, ev)

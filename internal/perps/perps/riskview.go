@@ -107,26 +107,28 @@ func (m *Machine) riskViewSkip(a *Account, extra uint32, skip uint64) (risk.Acco
 func (m *Machine) viewInto(ra *risk.Account, mk risk.Markets, a *Account, extra uint32, skip uint64, s *riskScratch) {
 	*ra = risk.Account{ID: a.ID, Collateral: a.Balance, Liquidating: a.Liquidating,
 		Positions: ra.Positions[:0], Orders: ra.Orders[:0], Settings: ra.Settings[:0]}
-	need := func(iid uint32, cross bool) {
-		for _, s := range ra.Settings {
-			if s.IID == iid {
-				return
-			}
-		}
-		in := m.inst[iid]
-		if in == nil {
-			return
-		}
-		if mk[iid] == nil {
-			mt := s.market()
-			m.marketInto(mt, in)
-			mk[iid] = mt
-		}
-		ra.Settings = append(ra.Settings, risk.Setting{IID: iid, Lev: m.leverage(a, in), Cross: cross})
-	}
 	if extra != 0 {
-		need(extra, isoCross(a, extra))
+		m.needMarket(ra, mk, a, extra, isoCross(a, extra), s)
 	}
+	m.positionsInto(ra, mk, a, s)
+	if len(a.Open) == 0 {
+		return
+	}
+	for _, oid := range m.sortedOpen(a) {
+		o := m.orders[oid]
+		if o.Reduce || o.Risk || oid == skip { // reduce-only orders add no exposure; orders awaiting checks reserve nothing
+			continue
+		}
+		m.needMarket(ra, mk, a, o.IID, true, s) // an instrument with an isolated position has its setting already
+		ra.Orders = append(ra.Orders, risk.Order{IID: o.IID, Buy: o.Buy, Ticks: o.Ticks, Lots: o.Lots - o.Filled})
+	}
+}
+
+// positionsInto adds a's positions (in id order), their settings and
+// markets to ra, and sets its collateral. Alone (ra's slices emptied
+// first), it is the view of a's positions without its orders: all that an
+// equity or an adl score reads.
+func (m *Machine) positionsInto(ra *risk.Account, mk risk.Markets, a *Account, s *riskScratch) {
 	var buf [8]uint32
 	iids := buf[:0]
 	var alloc int64 // isolated allocations (isolated.go) are not collateral
@@ -142,20 +144,29 @@ func (m *Machine) viewInto(ra *risk.Account, mk risk.Markets, a *Account, extra 
 	slices.Sort(iids)
 	for _, iid := range iids {
 		p := a.Positions[iid]
-		need(iid, !p.Iso)
+		m.needMarket(ra, mk, a, iid, !p.Iso, s)
 		ra.Positions = append(ra.Positions, risk.Position{IID: iid, Size: p.Size, Cost: p.Cost, Margin: p.Margin, Liquidating: p.Liq})
 	}
-	if len(a.Open) == 0 {
+}
+
+// needMarket adds iid's setting to ra (unless it has one) and its market
+// to mk (unless mk has it; new markets from s, nil: allocated).
+func (m *Machine) needMarket(ra *risk.Account, mk risk.Markets, a *Account, iid uint32, cross bool, s *riskScratch) {
+	for _, st := range ra.Settings {
+		if st.IID == iid {
+			return
+		}
+	}
+	in := m.inst[iid]
+	if in == nil {
 		return
 	}
-	for _, oid := range m.sortedOpen(a) {
-		o := m.orders[oid]
-		if o.Reduce || o.Risk || oid == skip { // reduce-only orders add no exposure; orders awaiting checks reserve nothing
-			continue
-		}
-		need(o.IID, true) // an instrument with an isolated position has its setting already
-		ra.Orders = append(ra.Orders, risk.Order{IID: o.IID, Buy: o.Buy, Ticks: o.Ticks, Lots: o.Lots - o.Filled})
+	if mk[iid] == nil {
+		mt := s.market()
+		m.marketInto(mt, in)
+		mk[iid] = mt
 	}
+	ra.Settings = append(ra.Settings, risk.Setting{IID: iid, Lev: m.leverage(a, in), Cross: cross})
 }
 
 // preTrade is the pre-trade check (docs/perps-risk.md "Pre-trade margin"):

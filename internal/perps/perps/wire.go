@@ -1,5 +1,7 @@
 package perps
 
+import "pmx/internal/exchange/fixed"
+
 // Wire shapes (perps.md §5). Decimals are strings, ids and timestamps
 // integers; optional fields are omitted, never null.
 
@@ -96,7 +98,7 @@ func (m *Machine) orderWire(o *Order) OrderWire {
 	g := in.grid()
 	p := "0"
 	if o.Ticks > 0 {
-		p = g.FormatPrice(fixedPrice(o.Ticks))
+		p = m.priceString(g, o.Ticks)
 	}
 	rest := int64(0)
 	if !o.Terminal {
@@ -106,6 +108,20 @@ func (m *Machine) orderWire(o *Order) OrderWire {
 		TIF: o.TIF, PO: o.PostOnly, RO: o.Reduce, Status: o.Status, Rest: g.FormatQty(fixedQty(rest)),
 		Fill: g.FormatQty(fixedQty(o.Filled)), CTS: o.Created, UTS: o.Updated, COID: o.COID, Account: o.Account,
 		TPSL: o.TPSL != nil}
+}
+
+// priceString is g.FormatPrice(ticks) without allocating when the price
+// string of the order being placed (m.reqP, from its record) is already
+// that canonical form, as a client's price usually is: each placed order's
+// event row then shares the record's string instead of a new one.
+func (m *Machine) priceString(g fixed.Instrument, ticks int64) string {
+	if s := m.reqP; s != "" && len(s) <= 40 {
+		var buf [40]byte
+		if string(g.AppendPrice(buf[:0], fixedPrice(ticks))) == s {
+			return s
+		}
+	}
+	return g.FormatPrice(fixedPrice(ticks))
 }
 
 // OrderData renders o in the long REST form.

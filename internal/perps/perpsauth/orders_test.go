@@ -11,6 +11,7 @@ var orderArgSeeds = []string{
 	`[]`, ` [ ] `, `[{}]`, `[{"iid":4294967296}]`, `[{"iid":1.0}]`, `[{"iid":01}]`, `[{"p":null}]`, `[{"tr":null}]`,
 	`[{"p":"\u0031"}]`, `[{"p":"` + "\xff" + `"}]`, `[{"x":1}]`, `[{"IID":1}]`, `[{"buy":"true"}]`, `[{"tr":[1]}]`,
 	`[null]`, `[1]`, `{"iid":1}`, `[{"iid":1}`, `[{"iid":1}] x`, `[{"qty":1}]`, `[{"c":""}]`,
+	`[{"iid":1,"buy":false,"qty":"0","ro":true,"tr":{"market":true,"trp":"58000","tpsl":"sl","slip_bps":100,"parent_oid":7}}]`,
 }
 
 func FuzzOrderArgsDifferential(f *testing.F) {

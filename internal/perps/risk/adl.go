@@ -70,31 +70,13 @@ func RankADL(accts iter.Seq[*Account], mk Markets, iid uint32, closingLong bool,
 		if a == skip {
 			continue
 		}
-		p := a.Position(iid)
-		if p == nil || (p.Size > 0) == closingLong {
-			continue
-		}
-		m := mk[iid]
-		if m == nil {
-			return dst, ErrInstrumentNotFound
-		}
-		cross := a.Setting(&m.Instrument).Cross
-		if p.Liquidating || (cross && a.Liquidating) {
-			continue
-		}
-		var eq int64
-		if cross {
-			s, err := Evaluate(a, mk)
-			if err != nil {
-				return dst, err
-			}
-			eq = s.Equity
-		}
-		sc, err := ADLScore(a, p, mk, eq)
+		sc, ok, err := ADLCandidate(a, mk, iid, closingLong)
 		if err != nil {
 			return dst, err
 		}
-		dst = append(dst, Ranked{Acct: a, IID: iid, Size: p.Size, Score: sc})
+		if ok {
+			dst = append(dst, Ranked{Acct: a, IID: iid, Size: a.Position(iid).Size, Score: sc})
+		}
 	}
 	slices.SortStableFunc(dst, func(x, y Ranked) int {
 		switch {
@@ -111,6 +93,35 @@ func RankADL(accts iter.Seq[*Account], mk Markets, iid uint32, closingLong bool,
 		return 0
 	})
 	return dst, nil
+}
+
+// ADLCandidate is RankADL's test and score for one account: ok is false
+// when a holds no position in iid on the candidates' side or its scope is
+// flagged. It allocates nothing (the adl_index cache scores one account at
+// a time on every fill).
+func ADLCandidate(a *Account, mk Markets, iid uint32, closingLong bool) (score int64, ok bool, err error) {
+	p := a.Position(iid)
+	if p == nil || (p.Size > 0) == closingLong {
+		return 0, false, nil
+	}
+	m := mk[iid]
+	if m == nil {
+		return 0, false, ErrInstrumentNotFound
+	}
+	cross := a.Setting(&m.Instrument).Cross
+	if p.Liquidating || (cross && a.Liquidating) {
+		return 0, false, nil
+	}
+	var eq int64
+	if cross {
+		if eq, err = CrossEquity(a, mk); err != nil {
+			return 0, false, err
+		}
+	}
+	if score, err = ADLScore(a, p, mk, eq); err != nil {
+		return 0, false, err
+	}
+	return score, true, nil
 }
 
 // ADLBucket is a position's adl_index (0–3) from its 0-based rank among n

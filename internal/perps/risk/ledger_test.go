@@ -287,6 +287,14 @@ func (l *ledger) check(step int, what string) {
 	if want := l.deposits - l.withdrawn - l.venueFees; sum != want {
 		l.t.Fatalf("step %d (%s): cash %d, want %d (off by %d)", step, what, sum, want, sum-want)
 	}
+	// CrossEquity (the adl_index cache's) is Evaluate's equity.
+	for _, a := range l.accts {
+		s, err := Evaluate(a, l.mk)
+		eq, err2 := CrossEquity(a, l.mk)
+		if err != err2 || eq != s.Equity {
+			l.t.Fatalf("step %d (%s): CrossEquity %d, %v; Evaluate %d, %v", step, what, eq, err2, s.Equity, err)
+		}
+	}
 	// No scope below maintenance (exact, no rounding: values in micro-units
 	// times lcm(2·maxLev), so every MM is an integer) without its flag.
 	var c calc

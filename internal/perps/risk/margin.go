@@ -194,6 +194,34 @@ func Evaluate(a *Account, mk Markets) (Summary, error) {
 	return s, nil
 }
 
+// CrossEquity is Evaluate(a, mk).Equity, with the same errors, without
+// building the per-position list.
+func CrossEquity(a *Account, mk Markets) (int64, error) {
+	var c calc
+	eq, notional, im, mm := a.Collateral, int64(0), int64(0), int64(0)
+	for i := range a.Positions {
+		p := &a.Positions[i]
+		if p.Size == 0 {
+			continue
+		}
+		m := mk[p.IID]
+		if m == nil || m.Mark <= 0 {
+			return 0, ErrMarkUnavailable
+		}
+		r := positionRisk(&c, p, a.Setting(&m.Instrument), m)
+		notional = c.add(notional, r.Notional)
+		if r.Cross {
+			eq = c.add(eq, r.UPnL)
+			im = c.add(im, r.IM)
+			mm = c.add(mm, r.MM)
+		}
+	}
+	if err := c.err(); err != nil {
+		return 0, err
+	}
+	return eq, nil
+}
+
 // LiquidationPrice is the mark (ticks, rounded toward the position: down for
 // a long, up for a short) at which p's scope reaches maintenance if only p's
 // price moves: equity0 is the scope's equity and mmOthers the MM of its other
