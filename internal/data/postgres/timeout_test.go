@@ -126,7 +126,9 @@ func TestPoolAcquireBudget_Is503RequestTimeout(t *testing.T) {
 	}
 	second := make(chan *http.Response, 1)
 	go func() {
-		res, err := srv.Client().Get(srv.URL + "/v2/trades?limit=5")
+		// Another page: a miss of the same page would wait for the first
+		// request's build (the page cache's single flight), not for a slot.
+		res, err := srv.Client().Get(srv.URL + "/v2/trades?limit=6")
 		if err != nil {
 			t.Error(err)
 		}
