@@ -12,3 +12,4 @@ func (m *Machine) audit()                                                  {}
 func (m *Machine) auditCredit(*Account, int64)                             {}
 func (m *Machine) auditRestored()                                          {}
 func (m *Machine) auditView(*risk.Account, risk.Markets, *Account, uint32) {}
+func (m *Machine) auditDecoded([]byte, *Command)                           {}

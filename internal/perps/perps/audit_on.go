@@ -4,6 +4,7 @@ package perps
 
 import (
 	"fmt"
+	"reflect"
 	"slices"
 	"sort"
 
@@ -125,5 +126,14 @@ func (m *Machine) auditView(ra *risk.Account, mk risk.Markets, a *Account, extra
 	}
 	if !same {
 		panic(fmt.Sprintf("perps audit: reused risk view %+v differs from %+v", *ra, fa))
+	}
+}
+
+// auditDecoded checks that a live command's decoded form (ApplyDecoded) is
+// what replay will decode from its record.
+func (m *Machine) auditDecoded(cmd []byte, c *Command) {
+	d, err := decodeCommand(cmd, nil)
+	if err != nil || !reflect.DeepEqual(d, c) {
+		panic(fmt.Sprintf("perps audit: record decodes to %+v (%v), applied %+v", d, err, c))
 	}
 }

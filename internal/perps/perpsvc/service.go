@@ -212,7 +212,11 @@ const maxPooledRecord = 16 << 10
 func (s *Service) Submit(c *perps.Command) (perps.Event, error) {
 	bp := recordBufs.Get().(*[]byte)
 	rec := c.AppendEncode((*bp)[:0])
-	res, err := s.eng.Submit(s.now().UnixMilli(), rec)
+	var hint any // the machine applies an order batch as decoded here, not from rec (perps.Machine.ApplyDecoded)
+	if c.Kind == perps.KCreateOrders {
+		hint = c
+	}
+	res, err := s.eng.SubmitDecoded(s.now().UnixMilli(), rec, hint)
 	if cap(rec) <= maxPooledRecord { // the engine is done with it: the journal copied it, Apply has run
 		*bp = rec[:0]
 		recordBufs.Put(bp)
