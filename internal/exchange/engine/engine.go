@@ -75,6 +75,7 @@ type request[E any] struct {
 	kind   kind
 	ts     int64
 	cmd    []byte
+	hint   any // SubmitDecoded's decoded cmd (nil: none)
 	seq    uint64
 	commit *journal.Commit
 	res    Result[E]
@@ -181,13 +182,22 @@ func (e *Engine[E]) recover(rec *Recovery) error {
 // returns. Safe for concurrent use; commands from one goroutine are applied
 // in the order submitted.
 func (e *Engine[E]) Submit(ts int64, cmd []byte) (Result[E], error) {
+	return e.SubmitDecoded(ts, cmd, nil)
+}
+
+// SubmitDecoded is Submit for a producer that holds cmd decoded as well:
+// a machine that implements DecodedApplier applies hint instead of
+// decoding cmd again (replay decodes cmd). hint must be exactly what the
+// machine's decoding of cmd gives, and must not be modified until
+// SubmitDecoded returns; nil hint: Submit.
+func (e *Engine[E]) SubmitDecoded(ts int64, cmd []byte, hint any) (Result[E], error) {
 	if e.cfg.Validate != nil {
 		if err := e.cfg.Validate(cmd); err != nil {
 			return Result[E]{}, err
 		}
 	}
 	r := e.pool.Get().(*request[E])
-	r.kind, r.ts, r.cmd = kindCommand, ts, cmd
+	r.kind, r.ts, r.cmd, r.hint = kindCommand, ts, cmd, hint
 	if err := e.do(r); err != nil {
 		e.put(r)
 		return Result[E]{}, err

@@ -63,7 +63,11 @@ func (e *Engine[E]) applyOne(r *request[E]) bool {
 		panic("engine: sequence gap in apply loop")
 	}
 	start := len(e.evbuf)
-	e.evbuf = e.m.Apply(r.seq, r.ts, r.cmd, e.evbuf)
+	if da, ok := e.m.(DecodedApplier[E]); r.hint != nil && ok {
+		e.evbuf = da.ApplyDecoded(r.seq, r.ts, r.cmd, r.hint, e.evbuf)
+	} else {
+		e.evbuf = e.m.Apply(r.seq, r.ts, r.cmd, e.evbuf)
+	}
 	e.applied = r.seq
 	r.res = Result[E]{Seq: r.seq, Events: e.evbuf[start:len(e.evbuf):len(e.evbuf)]}
 	if e.cfg.SnapshotEvery > 0 && r.seq%e.cfg.SnapshotEvery == 0 && !e.snapBusy.Load() {

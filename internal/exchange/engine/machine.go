@@ -42,6 +42,14 @@ type Machine[E any] interface {
 	Hash() [32]byte
 }
 
+// DecodedApplier is a Machine that can take a live command already decoded
+// (Engine.SubmitDecoded): ApplyDecoded(seq, ts, cmd, hint, out) must do
+// exactly what Apply(seq, ts, cmd, out) does; hint saves decoding cmd a
+// second time on the live path.
+type DecodedApplier[E any] interface {
+	ApplyDecoded(seq uint64, ts int64, cmd []byte, hint any, out []E) []E
+}
+
 // Result is what a producer gets back for an applied command.
 type Result[E any] struct {
 	Seq uint64

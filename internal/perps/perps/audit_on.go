@@ -4,7 +4,11 @@ package perps
 
 import (
 	"fmt"
+	"reflect"
+	"slices"
 	"sort"
+
+	"pmx/internal/perps/risk"
 )
 
 // The invariant audit (go test -tags perpsaudit, run by scripts/test.sh):
@@ -106,4 +110,30 @@ func (m *Machine) check() error {
 		}
 	}
 	return nil
+}
+
+// auditView checks a risk view reused within a batch (riskview.go) against
+// one built afresh.
+func (m *Machine) auditView(ra *risk.Account, mk risk.Markets, a *Account, extra uint32) {
+	fa, fm := m.riskView(a, extra)
+	same := ra.ID == fa.ID && ra.Collateral == fa.Collateral && ra.Liquidating == fa.Liquidating &&
+		slices.Equal(ra.Positions, fa.Positions) && slices.Equal(ra.Orders, fa.Orders) &&
+		slices.Equal(ra.Settings, fa.Settings) && len(mk) == len(fm)
+	for iid, mt := range fm {
+		if got := mk[iid]; got == nil || *got != *mt {
+			same = false
+		}
+	}
+	if !same {
+		panic(fmt.Sprintf("perps audit: reused risk view %+v differs from %+v", *ra, fa))
+	}
+}
+
+// auditDecoded checks that a live command's decoded form (ApplyDecoded) is
+// what replay will decode from its record.
+func (m *Machine) auditDecoded(cmd []byte, c *Command) {
+	d, err := decodeCommand(cmd, nil)
+	if err != nil || !reflect.DeepEqual(d, c) {
+		panic(fmt.Sprintf("perps audit: record decodes to %+v (%v), applied %+v", d, err, c))
+	}
 }

@@ -76,7 +76,14 @@ func BenchmarkApplyModify(b *testing.B) {
 // order is checked, run against the empty side of the book and ends
 // ioc_no_fill, so the book and the open orders stay empty. Run it with
 // -test.cpu 1: cpu-ns/op is then the apply goroutine's (and the GC's) time.
-func BenchmarkApplyPlaceIOC(b *testing.B) {
+func BenchmarkApplyPlaceIOC(b *testing.B) { benchPlaceIOC(b, false) }
+
+// BenchmarkApplyDecodedPlaceIOC is BenchmarkApplyPlaceIOC through
+// ApplyDecoded: the live path, where the service hands over the command it
+// encoded and the record is not decoded again.
+func BenchmarkApplyDecodedPlaceIOC(b *testing.B) { benchPlaceIOC(b, true) }
+
+func benchPlaceIOC(b *testing.B, decoded bool) {
 	for _, n := range []int{1, 20} {
 		b.Run(fmt.Sprintf("orders%d", n), func(b *testing.B) {
 			m := New(Config{})
@@ -94,7 +101,11 @@ func BenchmarkApplyPlaceIOC(b *testing.B) {
 			defer cpu.Report(b)
 			for b.Loop() {
 				ts++
-				out = m.Apply(0, ts, rec, out[:0])
+				if decoded {
+					out = m.ApplyDecoded(0, ts, rec, &c, out[:0])
+				} else {
+					out = m.Apply(0, ts, rec, out[:0])
+				}
 				if a := out[0].Acks; len(a) != n || a[n-1].Status != "ok" {
 					b.Fatalf("acks: %+v", a)
 				}

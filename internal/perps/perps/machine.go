@@ -143,6 +143,23 @@ func (m *Machine) reset() {
 // Apply executes one command (engine.Machine). ts is Unix ms; it is made
 // non-decreasing here because producers stamp commands before sequencing.
 func (m *Machine) Apply(seq uint64, ts int64, cmd []byte, out []Event) []Event {
+	return m.apply(ts, cmd, nil, out)
+}
+
+// ApplyDecoded is Apply for a live command whose producer holds it decoded
+// (engine.DecodedApplier): hint is the *Command that decodeCommand(cmd)
+// gives, applied without decoding cmd again (perpsaudit checks that it is).
+// Replay decodes cmd, so both paths must agree exactly.
+func (m *Machine) ApplyDecoded(seq uint64, ts int64, cmd []byte, hint any, out []Event) []Event {
+	c, _ := hint.(*Command)
+	if c != nil {
+		m.auditDecoded(cmd, c)
+	}
+	return m.apply(ts, cmd, c, out)
+}
+
+// apply is Apply with cmd decoded already (hint non-nil) or not.
+func (m *Machine) apply(ts int64, cmd []byte, hint *Command, out []Event) []Event {
 	if ts < m.lastTS {
 		ts = m.lastTS
 	}
@@ -152,9 +169,12 @@ func (m *Machine) Apply(seq uint64, ts int64, cmd []byte, out []Event) []Event {
 	m.processDue(ts, &ev)
 	m.chainStep(ts, &ev) // deposits and withdrawals the chain has advanced (chain.go)
 	m.sweepDue = true
-	c, err := decodeCommand(cmd, m.ordBuf)
-	if c != nil && cap(c.Orders) > cap(m.ordBuf) {
-		m.ordBuf = c.Orders[:0]
+	c, err := hint, error(nil)
+	if c == nil {
+		c, err = decodeCommand(cmd, m.ordBuf)
+		if c != nil && cap(c.Orders) > cap(m.ordBuf) {
+			m.ordBuf = c.Orders[:0]
+		}
 	}
 	if err != nil {
 		ev.Err = "invalid_command"

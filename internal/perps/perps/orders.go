@@ -76,6 +76,8 @@ func (m *Machine) createOrders(c *Command, ts int64, ev *Event) {
 	}
 	ev.Orders = slices.Grow(ev.Orders, len(c.Orders)) // most orders add an update: grow once, not per order
 	refused := 0
+	m.rv.keep, m.rv.valid = true, false // one risk view for the batch while it holds (riskview.go)
+	defer func() { m.rv.keep, m.rv.valid = false, false }()
 	for i := range c.Orders {
 		r := &c.Orders[i]
 		if m.mode == ModePostOnly && !r.PO {
@@ -86,10 +88,13 @@ func (m *Machine) createOrders(c *Command, ts int64, ev *Event) {
 		if r.P != nil {
 			m.reqP = *r.P // the order's row may show the request's own price string (priceString)
 		}
+		vm := m.viewMark(a, r.IID, ev)
 		ack := m.place(a, r, ts, ev)
 		m.reqP = ""
 		ev.Acks = append(ev.Acks, ack)
+		m.keepView(vm, a, r.IID, ev)
 		if ack.Status == "ok" && ack.COID != "" && len(m.ccs.pend) > 0 {
+			m.rv.valid = false
 			m.coidCreated(a, ack.COID, ts, ev)
 		}
 	}

@@ -42,11 +42,24 @@ func (m *Machine) marketInto(mt *risk.Market, in *Instrument) {
 // of each order allocates nothing: the account's slices, the markets map
 // and the markets it points to (the first n of ms are in use). Not state:
 // every check rebuilds it from the accounts and instruments.
+//
+// Within one createOrders (keep set) the view is also reused from order to
+// order of a batch while the account's state stays what it was (valid, for
+// account acct and extra market iid): the orders of a batch share their
+// account, and an order that ends without trading, resting or touching
+// another order leaves nothing the view reads changed (keepView). mark0 is
+// iid's mark as built: the stand-in of the last order (standIns) is undone
+// before reuse. A view whose other markets lacked a mark is not kept.
 type riskScratch struct {
 	ra risk.Account
 	mk risk.Markets
 	ms []*risk.Market
 	n  int
+
+	keep, valid bool
+	acct        *Account
+	iid         uint32
+	mark0       int64
 }
 
 // market is a scratch market for mk (nil s: a new one).
@@ -64,6 +77,11 @@ func (s *riskScratch) market() *risk.Market {
 
 // view is riskView into the scratch: valid until the next call.
 func (s *riskScratch) view(m *Machine, a *Account, extra uint32) (*risk.Account, risk.Markets) {
+	if s.valid && s.acct == a && s.iid == extra {
+		s.mk[extra].Mark = s.mark0
+		m.auditView(&s.ra, s.mk, a, extra)
+		return &s.ra, s.mk
+	}
 	if s.mk == nil {
 		s.mk = risk.Markets{}
 	}
@@ -72,7 +90,46 @@ func (s *riskScratch) view(m *Machine, a *Account, extra uint32) (*risk.Account,
 	}
 	s.n = 0
 	m.viewInto(&s.ra, s.mk, a, extra, 0, s)
+	s.valid, s.acct, s.iid = s.keep, a, extra
+	if mt := s.mk[extra]; mt != nil {
+		s.mark0 = mt.Mark
+	} else {
+		s.valid = false
+	}
+	for iid, mt := range s.mk {
+		if mt.Mark <= 0 && iid != extra {
+			s.valid = false // its stand-in depends on the order (standIns)
+		}
+	}
 	return &s.ra, s.mk
+}
+
+// viewMark is what keepView compares before and after an order.
+type viewMark struct {
+	tid, seq   uint64
+	open, rows int
+	bal        int64
+}
+
+func (m *Machine) viewMark(a *Account, iid uint32, ev *Event) viewMark {
+	v := viewMark{tid: m.nextTID, open: len(a.Open), rows: len(ev.Orders), bal: a.Balance}
+	if in := m.inst[iid]; in != nil {
+		v.seq = in.Sequence
+	}
+	return v
+}
+
+// keepView drops the batch's view unless the order just placed left the
+// account and its markets as they were: no trade (positions, balance, last
+// price), no book level changed (the mark's best prices), the open orders
+// as many as before and at most one order row (its own: a removed resting
+// order would add another).
+func (m *Machine) keepView(before viewMark, a *Account, iid uint32, ev *Event) {
+	after := m.viewMark(a, iid, ev)
+	if after.rows > before.rows+1 || after.tid != before.tid || after.seq != before.seq ||
+		after.open != before.open || after.bal != before.bal {
+		m.rv.valid = false
+	}
 }
 
 // mark is in's mark price in ticks (risk.MarkPrice: the index, the book and

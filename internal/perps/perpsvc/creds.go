@@ -1,6 +1,7 @@
 package perpsvc
 
 import (
+	"encoding/hex"
 	"sort"
 	"sync"
 	"time"
@@ -15,19 +16,38 @@ import (
 // the mirror after each accepted one keeps it exact.
 type creds struct {
 	mu      sync.RWMutex
-	proxies map[string]perps.Proxy
+	proxies map[string]cred // by proxy address, lower-case hex (secp.Address.Hex)
+}
+
+// cred is a proxy with its account parsed once (resolve runs per request).
+type cred struct {
+	perps.Proxy
+	acct   secp.Address
+	acctOK bool
 }
 
 func (c *creds) get(addr string) (perps.Proxy, bool) {
 	c.mu.RLock()
 	p, ok := c.proxies[addr]
 	c.mu.RUnlock()
+	return p.Proxy, ok
+}
+
+// lookup is get by address without building its string.
+func (c *creds) lookup(a secp.Address) (cred, bool) {
+	var b [42]byte
+	b[0], b[1] = '0', 'x'
+	hex.Encode(b[2:], a[:])
+	c.mu.RLock()
+	p, ok := c.proxies[string(b[:])] // no allocation: a lookup key
+	c.mu.RUnlock()
 	return p, ok
 }
 
 func (c *creds) put(p perps.Proxy) {
+	a, err := secp.ParseAddress(p.Account)
 	c.mu.Lock()
-	c.proxies[p.Addr] = p
+	c.proxies[p.Addr] = cred{Proxy: p, acct: a, acctOK: err == nil}
 	c.mu.Unlock()
 }
 

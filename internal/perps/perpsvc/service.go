@@ -123,7 +123,7 @@ func New(opt Options) (*Service, error) {
 	if opt.AutoCancelDaily <= 0 {
 		opt.AutoCancelDaily = perps.DefaultAutoCancelDaily
 	}
-	s := &Service{opt: opt, log: opt.Log, now: opt.Clock, creds: creds{proxies: map[string]perps.Proxy{}}}
+	s := &Service{opt: opt, log: opt.Log, now: opt.Clock, creds: creds{proxies: map[string]cred{}}}
 	s.ver = perpsauth.New(perpsauth.Config{DomainName: opt.DomainName})
 	s.acts = NewBuckets(opt.ActionBudget, time.Minute)
 	s.hub.init()
@@ -212,7 +212,11 @@ const maxPooledRecord = 16 << 10
 func (s *Service) Submit(c *perps.Command) (perps.Event, error) {
 	bp := recordBufs.Get().(*[]byte)
 	rec := c.AppendEncode((*bp)[:0])
-	res, err := s.eng.Submit(s.now().UnixMilli(), rec)
+	var hint any // the machine applies an order batch as decoded here, not from rec (perps.Machine.ApplyDecoded)
+	if c.Kind == perps.KCreateOrders {
+		hint = c
+	}
+	res, err := s.eng.SubmitDecoded(s.now().UnixMilli(), rec, hint)
 	if cap(rec) <= maxPooledRecord { // the engine is done with it: the journal copied it, Apply has run
 		*bp = rec[:0]
 		recordBufs.Put(bp)
@@ -234,12 +238,11 @@ func (s *Service) View(fn func(m *perps.Machine)) error {
 
 // resolve maps an active proxy to its account (perpsauth.Resolver).
 func (s *Service) resolve(signer secp.Address, nowMs int64) (secp.Address, bool) {
-	p, ok := s.creds.get(signer.Hex())
-	if !ok || !p.Active(nowMs) {
+	p, ok := s.creds.lookup(signer)
+	if !ok || !p.Active(nowMs) || !p.acctOK {
 		return secp.Address{}, false
 	}
-	a, err := secp.ParseAddress(p.Account)
-	return a, err == nil
+	return p.acct, true
 }
 
 // Recovered counts the signed ops whose signer was recovered (all of them).
