@@ -167,18 +167,8 @@ func decodeB64(s string) ([]byte, bool) {
 		return nil, false
 	}
 	buf := make([]byte, len(s))
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case c >= 'A' && c <= 'Z', c >= 'a' && c <= 'z', c >= '0' && c <= '9', c == '+', c == '/':
-		case c == '-':
-			c = '+'
-		case c == '_':
-			c = '/'
-		default: // includes \r and \n, which the decoder would skip
-			return nil, false
-		}
-		buf[i] = c
+	if !stdAlphabet(buf, s) {
+		return nil, false
 	}
 	b, err := strictRaw.DecodeString(string(buf))
 	return b, err == nil
@@ -186,14 +176,10 @@ func decodeB64(s string) ([]byte, bool) {
 
 var strictRaw = base64.RawStdEncoding.Strict()
 
-// decodeB64To is decodeB64 into dst when the text fits it (no
-// allocation), else decodeB64.
-func decodeB64To(dst []byte, s string) ([]byte, bool) {
-	s = strings.TrimRight(s, "=")
-	var buf [88]byte
-	if s == "" || len(s) > len(buf) || strictRaw.DecodedLen(len(s)) > len(dst) {
-		return decodeB64(s)
-	}
+// stdAlphabet writes s into dst (len(s) bytes) in the standard alphabet,
+// URL-safe -_ mapped to +/; false on any other character (\r and \n
+// included, which the decoder would skip).
+func stdAlphabet(dst []byte, s string) bool {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		switch {
@@ -203,9 +189,23 @@ func decodeB64To(dst []byte, s string) ([]byte, bool) {
 		case c == '_':
 			c = '/'
 		default:
-			return nil, false
+			return false
 		}
-		buf[i] = c
+		dst[i] = c
+	}
+	return true
+}
+
+// decodeB64To is decodeB64 into dst when the text fits it (no
+// allocation), else decodeB64.
+func decodeB64To(dst []byte, s string) ([]byte, bool) {
+	s = strings.TrimRight(s, "=")
+	var buf [88]byte
+	if s == "" || len(s) > len(buf) || strictRaw.DecodedLen(len(s)) > len(dst) {
+		return decodeB64(s)
+	}
+	if !stdAlphabet(buf[:len(s)], s) {
+		return nil, false
 	}
 	n, err := strictRaw.Decode(dst, buf[:len(s)])
 	return dst[:n], err == nil

@@ -15,30 +15,8 @@ import (
 // encodeState is json.Marshal(s) with s.Orders, s.Done and s.Trades
 // appended by hand.
 func encodeState(s *state) []byte {
-	head := struct {
-		Markets  []*Market  `json:"markets"`
-		Books    [][]byte   `json:"books"`
-		Accounts []*Account `json:"accounts"`
-	}{s.Markets, s.Books, s.Accounts}
-	tail := struct {
-		Sets     []*SetOp          `json:"sets,omitempty"`
-		NextOID  uint64            `json:"next_oid"`
-		NextTr   uint64            `json:"next_tr"`
-		LastTS   int64             `json:"last_ts"`
-		Mode     string            `json:"mode"`
-		Retry    int64             `json:"retry"`
-		Status   map[string]string `json:"status"`
-		Nonce    map[string]uint64 `json:"nonce"`
-		NonceTS  map[string]int64  `json:"nonce_ts"`
-		Binding  map[string]string `json:"binding"`
-		Kinds    map[string]uint8  `json:"kinds,omitempty"`
-		Tiers    map[string]int    `json:"tiers"`
-		Deposits int64             `json:"deposits"`
-		Fees     int64             `json:"fees"`
-	}{s.Sets, s.NextOID, s.NextTr, s.LastTS, s.Mode, s.Retry, s.Status, s.Nonce, s.NonceTS, s.Binding, s.Kinds, s.Tiers,
-		s.Deposits, s.Fees}
-	h, _ := json.Marshal(&head)
-	t, _ := json.Marshal(&tail)
+	h, _ := json.Marshal(&s.stateHead)
+	t, _ := json.Marshal(&s.stateTail)
 	b := make([]byte, 0, len(h)+len(t)+400*(len(s.Orders)+len(s.Done))+700*len(s.Trades)+64)
 	b = append(b, h[:len(h)-1]...) // without its closing brace
 	b = append(b, `,"orders":`...)

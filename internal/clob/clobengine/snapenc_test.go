@@ -53,7 +53,7 @@ func TestSnapshotRecordsMatchJSON(t *testing.T) {
 			}
 		}
 	}
-	st := state{Sets: []*SetOp{{Cmd: 1, Op: "split"}}, Kinds: map[string]uint8{"a": 1}, Mode: "normal"}
+	st := state{stateTail: stateTail{Sets: []*SetOp{{Cmd: 1, Op: "split"}}, Kinds: map[string]uint8{"a": 1}, Mode: "normal"}}
 	for _, s := range []state{{}, st} {
 		want, _ := json.Marshal(&s)
 		if got := encodeState(&s); !bytes.Equal(got, want) {

@@ -15,13 +15,24 @@ import (
 // (maps inside marshal with sorted keys), books as book.AppendSnapshot
 // bytes, so equal states encode and hash equally.
 type state struct {
-	Markets  []*Market         `json:"markets"`
-	Books    [][]byte          `json:"books"`
-	Accounts []*Account        `json:"accounts"`
-	Orders   []*Order          `json:"orders"` // live and delayed, by OID
-	Done     []*Order          `json:"done"`
-	Delayed  []uint64          `json:"delayed"`
-	Trades   []*Trade          `json:"trades"`
+	stateHead
+	Orders  []*Order `json:"orders"` // live and delayed, by OID
+	Done    []*Order `json:"done"`
+	Delayed []uint64 `json:"delayed"`
+	Trades  []*Trade `json:"trades"`
+	stateTail
+}
+
+// stateHead and stateTail are the state around its long lists, each
+// encoded by encoding/json (encodeState appends the lists by hand between
+// them); embedded, so the JSON keys stay flat and in this order.
+type stateHead struct {
+	Markets  []*Market  `json:"markets"`
+	Books    [][]byte   `json:"books"`
+	Accounts []*Account `json:"accounts"`
+}
+
+type stateTail struct {
 	Sets     []*SetOp          `json:"sets,omitempty"`
 	NextOID  uint64            `json:"next_oid"`
 	NextTr   uint64            `json:"next_tr"`
@@ -45,9 +56,10 @@ func (m *Machine) encode() []byte {
 
 // state is the machine's snapshot form.
 func (m *Machine) state() state {
-	s := state{Markets: m.markets, Done: m.done, Delayed: m.delayed, Trades: m.trades, Sets: m.sets, NextOID: m.nextOID,
-		NextTr: m.nextTr, LastTS: m.lastTS, Mode: m.mode, Retry: m.retry, Status: m.status, Nonce: m.nonce,
-		NonceTS: m.nonceTS, Binding: m.binding, Kinds: m.kinds, Tiers: m.tiers, Deposits: m.deposits, Fees: m.fees}
+	s := state{stateHead: stateHead{Markets: m.markets}, Done: m.done, Delayed: m.delayed, Trades: m.trades,
+		stateTail: stateTail{Sets: m.sets, NextOID: m.nextOID, NextTr: m.nextTr, LastTS: m.lastTS, Mode: m.mode,
+			Retry: m.retry, Status: m.status, Nonce: m.nonce, NonceTS: m.nonceTS, Binding: m.binding, Kinds: m.kinds,
+			Tiers: m.tiers, Deposits: m.deposits, Fees: m.fees}}
 	for _, mk := range m.markets {
 		s.Books = append(s.Books, book.AppendSnapshot(nil, mk.book))
 	}

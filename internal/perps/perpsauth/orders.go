@@ -33,6 +33,22 @@ type trigger struct {
 	Parent uint64 `json:"parent_oid"`
 }
 
+// setTrigger copies a decoded tr object into a (TR set).
+func (a *OrderArg) setTrigger(t trigger) {
+	a.TR, a.TrMarket, a.TrP, a.TrKind, a.TrSlip, a.TrParent = true, t.Market, t.TrP, t.TPSL, t.Slip, t.Parent
+}
+
+// setTriggerAt decodes the tr object at v of b into a; false when it is
+// not an object encoding/json takes as a trigger.
+func (a *OrderArg) setTriggerAt(b []byte, v span) bool {
+	var t trigger
+	if b[v.s] != '{' || json.Unmarshal(b[v.s:v.e], &t) != nil {
+		return false
+	}
+	a.setTrigger(t)
+	return true
+}
+
 // DecodeOrderArgs decodes createOrders args: OrderArgs for the common
 // spelling, else encoding/json (DecodeArgs), which owns every error text.
 func (o Op) DecodeOrderArgs() ([]OrderArg, error) { return o.AppendOrderArgs(nil) }
@@ -75,7 +91,7 @@ func (o Op) orderArgsJSON() ([]OrderArg, error) {
 			if err := json.Unmarshal(a.TR, &t); err != nil {
 				return nil, invalid("args: tr must be an object {market, trp, tpsl, slip_bps, parent_oid}")
 			}
-			rows[i].TrMarket, rows[i].TrP, rows[i].TrKind, rows[i].TrSlip, rows[i].TrParent = t.Market, t.TrP, t.TPSL, t.Slip, t.Parent
+			rows[i].setTrigger(t)
 		}
 	}
 	return rows, nil
@@ -213,9 +229,7 @@ func (d *argStrings) orderArgSpans(b []byte, sp []span) (OrderArg, bool) {
 		case 7:
 			a.C, ok = d.ptr(b, val)
 		case 8:
-			var t trigger
-			ok = b[val.s] == '{' && json.Unmarshal(b[val.s:val.e], &t) == nil
-			a.TR, a.TrMarket, a.TrP, a.TrKind, a.TrSlip, a.TrParent = true, t.Market, t.TrP, t.TPSL, t.Slip, t.Parent
+			ok = a.setTriggerAt(b, val)
 		default:
 			ok = false
 		}
@@ -263,9 +277,7 @@ func (d *argStrings) orderArgAt(b []byte, v span) (OrderArg, bool) {
 		case "c":
 			a.C, ok = d.ptr(b, val)
 		case "tr":
-			var t trigger
-			ok = b[val.s] == '{' && json.Unmarshal(b[val.s:val.e], &t) == nil
-			a.TR, a.TrMarket, a.TrP, a.TrKind, a.TrSlip, a.TrParent = true, t.Market, t.TrP, t.TPSL, t.Slip, t.Parent
+			ok = a.setTriggerAt(b, val)
 		default:
 			ok = false
 		}
