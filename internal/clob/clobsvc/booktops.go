@@ -105,9 +105,7 @@ type StoredBookLive struct {
 	done chan struct{}
 	once sync.Once
 
-	mu   sync.Mutex // guards last and gen (a leaf lock)
-	last [2]uint64
-	gen  uint64
+	gen pairGen
 }
 
 type storedTops struct {
@@ -179,18 +177,7 @@ func (b *StoredBookLive) Close() {
 // LiveGeneration moves with the data store's live generation and with
 // every publish the node loaded (as BookLive's).
 func (b *StoredBookLive) LiveGeneration() uint64 {
-	var pair [2]uint64
-	if g, ok := b.Data.(interface{ LiveGeneration() uint64 }); ok {
-		pair[0] = g.LiveGeneration()
-	}
-	pair[1] = uint64(b.tops.Load().version + 1)
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if pair != b.last || b.gen == 0 {
-		b.last = pair
-		b.gen++
-	}
-	return b.gen
+	return b.gen.next(b.Data, uint64(b.tops.Load().version+1))
 }
 
 // Live implements catalog.LiveFields.

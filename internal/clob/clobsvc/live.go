@@ -25,9 +25,7 @@ type BookLive struct {
 	Data catalog.LiveFields
 	svc  atomic.Pointer[Service]
 
-	mu   sync.Mutex // guards last and gen (a leaf lock)
-	last [2]uint64  // (data generation, book version) that gen numbers
-	gen  uint64
+	gen pairGen
 }
 
 // SetService makes the CLOB's books part of the answers.
@@ -37,20 +35,33 @@ func (b *BookLive) SetService(s *Service) { b.svc.Store(s) }
 // CLOB's book version does (each distinct pair gets a new, increasing
 // number), so the catalog's response cache never serves a stale book.
 func (b *BookLive) LiveGeneration() uint64 {
-	var pair [2]uint64
-	if g, ok := b.Data.(interface{ LiveGeneration() uint64 }); ok {
+	var ver uint64
+	if s := b.svc.Load(); s != nil {
+		ver = s.bookVer.Load()
+	}
+	return b.gen.next(b.Data, ver)
+}
+
+// pairGen numbers (data store live generation, book version) pairs: each
+// distinct pair gets a new, increasing number.
+type pairGen struct {
+	mu   sync.Mutex // guards last and gen (a leaf lock)
+	last [2]uint64
+	gen  uint64
+}
+
+func (p *pairGen) next(data catalog.LiveFields, book uint64) uint64 {
+	pair := [2]uint64{0, book}
+	if g, ok := data.(interface{ LiveGeneration() uint64 }); ok {
 		pair[0] = g.LiveGeneration()
 	}
-	if s := b.svc.Load(); s != nil {
-		pair[1] = s.bookVer.Load()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if pair != p.last || p.gen == 0 {
+		p.last = pair
+		p.gen++
 	}
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	if pair != b.last || b.gen == 0 {
-		b.last = pair
-		b.gen++
-	}
-	return b.gen
+	return p.gen
 }
 
 // Live implements catalog.LiveFields.
