@@ -25,6 +25,20 @@ type MarketMakerOptions struct {
 // DemoMaker is the demo market maker's address.
 const DemoMaker = "0x00000000000000000000000000000000000d3e30"
 
+// awaitReady waits for the replay to end: false with nil when ctx ended
+// first, false with the error when the replay failed.
+func (s *Service) awaitReady(ctx context.Context) (bool, error) {
+	select {
+	case <-s.ready:
+	case <-ctx.Done():
+		return false, nil
+	}
+	if err := s.Err(); err != nil {
+		return false, err
+	}
+	return true, nil
+}
+
 // RunMarketMakers quotes until ctx ends.
 func (s *Service) RunMarketMakers(ctx context.Context, o MarketMakerOptions) error {
 	if o.Interval <= 0 {
@@ -36,12 +50,7 @@ func (s *Service) RunMarketMakers(ctx context.Context, o MarketMakerOptions) err
 	if o.Levels <= 0 {
 		o.Levels = 3
 	}
-	select {
-	case <-s.ready:
-	case <-ctx.Done():
-		return nil
-	}
-	if err := s.Err(); err != nil {
+	if ok, err := s.awaitReady(ctx); !ok {
 		return err
 	}
 	t := time.NewTicker(o.Interval)

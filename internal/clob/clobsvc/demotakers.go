@@ -53,12 +53,7 @@ func (s *Service) RunTakers(ctx context.Context, o TakerOptions) error {
 	if o.Markets <= 0 {
 		o.Markets = 50
 	}
-	select {
-	case <-s.ready:
-	case <-ctx.Done():
-		return nil
-	}
-	if err := s.Err(); err != nil {
+	if ok, err := s.awaitReady(ctx); !ok {
 		return err
 	}
 	rngs := make([]*rand.Rand, o.Bots)

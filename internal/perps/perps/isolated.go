@@ -238,20 +238,9 @@ func (m *Machine) liquidateIso(a *Account, iid uint32, mk risk.Markets, ts int64
 		if err := h.Rescan(mk); err != nil {
 			return
 		}
-		fund := m.fundView()
-		st, err := risk.Plan(&h, mk, fund)
+		st, err := m.planStep(&h, mk, func(uint32) bool { return tried })
 		if err != nil {
 			return
-		}
-		if st.Kind == risk.StepMarket && tried {
-			ok, err := risk.FundCanAbsorb(&h, mk, fund)
-			if err != nil {
-				return
-			}
-			st.Kind = risk.StepADL
-			if ok {
-				st.Kind = risk.StepBackstop
-			}
 		}
 		switch st.Kind {
 		case risk.StepClear:

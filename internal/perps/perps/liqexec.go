@@ -98,6 +98,26 @@ func (m *Machine) fundView() *risk.Account {
 	return f
 }
 
+// planStep is risk.Plan for h, except that a market step for a market the
+// book already took what it could of (tried) becomes the insurance fund's
+// backstop when the fund can absorb the rest, else auto-deleveraging.
+func (m *Machine) planStep(h *risk.Hit, mk risk.Markets, tried func(iid uint32) bool) (risk.Step, error) {
+	fund := m.fundView()
+	st, err := risk.Plan(h, mk, fund)
+	if err != nil || st.Kind != risk.StepMarket || !tried(st.IID) {
+		return st, err
+	}
+	ok, err := risk.FundCanAbsorb(h, mk, fund)
+	if err != nil {
+		return st, err
+	}
+	st.Kind = risk.StepADL
+	if ok {
+		st.Kind = risk.StepBackstop
+	}
+	return st, nil
+}
+
 // liquidate runs the liquidation steps of the flagged account a.
 func (m *Machine) liquidate(a *Account, mk risk.Markets, ts int64, ev *Event) {
 	tried := map[uint32]bool{} // market steps sent in this sweep
@@ -108,20 +128,9 @@ func (m *Machine) liquidate(a *Account, mk risk.Markets, ts int64, ev *Event) {
 		if err := h.Rescan(mk); err != nil {
 			return // a position without a mark: the next sweep retries
 		}
-		fund := m.fundView()
-		st, err := risk.Plan(&h, mk, fund)
+		st, err := m.planStep(&h, mk, func(iid uint32) bool { return tried[iid] })
 		if err != nil {
 			return
-		}
-		if st.Kind == risk.StepMarket && tried[st.IID] { // the book took what it could
-			ok, err := risk.FundCanAbsorb(&h, mk, fund)
-			if err != nil {
-				return
-			}
-			st.Kind = risk.StepADL
-			if ok {
-				st.Kind = risk.StepBackstop
-			}
 		}
 		switch st.Kind {
 		case risk.StepClear:

@@ -13,16 +13,8 @@ import (
 
 func (s *Server) autoCancelRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("PATCH /v1/trade/auto-cancel", func(w http.ResponseWriter, r *http.Request) {
-		if !s.chargeIP(w, r, 1, false) {
-			return
-		}
-		body, ok := readBody(w, r)
+		req, ok := s.signedRequest(w, r)
 		if !ok {
-			return
-		}
-		req, err := perpsauth.ParseRequest(body)
-		if err != nil {
-			s.writeError(w, err, false)
 			return
 		}
 		res := s.svc.AutoCancel(req)

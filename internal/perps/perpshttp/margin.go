@@ -14,16 +14,8 @@ import (
 
 func (s *Server) marginRoutes(mux *http.ServeMux) {
 	mux.HandleFunc("PATCH /v1/trade/margin", func(w http.ResponseWriter, r *http.Request) {
-		if !s.chargeIP(w, r, 1, false) {
-			return
-		}
-		body, ok := readBody(w, r)
+		req, ok := s.signedRequest(w, r)
 		if !ok {
-			return
-		}
-		req, err := perpsauth.ParseRequest(body)
-		if err != nil {
-			s.writeError(w, err, false)
 			return
 		}
 		code, out := s.marginAnswer(s.svc.UpdateMargin(req))
