@@ -188,3 +188,19 @@ func BenchmarkCompactCreateOrders1(b *testing.B) {
 	}
 	m.Report(b)
 }
+
+// BenchmarkParseAndCount20 is what the trade route does before verifying
+// a 20-order batch: parse the envelope, then count op.args for the IP
+// weight (counted on the parse's own pass; ArgCount alone is the second
+// pass it replaced).
+func BenchmarkParseAndCount20(b *testing.B) {
+	keyed, _ := orderRows(20)
+	body := []byte(`{"op":` + keyed + `,"sig":"0x00","salt":1,"ts":1}`)
+	b.ReportAllocs()
+	for b.Loop() {
+		r, err := ParseRequest(body)
+		if err != nil || r.ArgCount() != 20 {
+			b.Fatal(err)
+		}
+	}
+}

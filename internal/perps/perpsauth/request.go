@@ -32,7 +32,14 @@ func parseRequestFast(body []byte) (*Request, bool) {
 		if err != nil || esc {
 			return nil, false
 		}
-		v, err := p.value(1)
+		var v span
+		var n int
+		var known bool
+		if string(body[k.s:k.e]) == "op" {
+			v, n, known, err = p.opArgs(1)
+		} else {
+			v, err = p.value(1)
+		}
 		if err != nil {
 			return nil, false
 		}
@@ -43,6 +50,7 @@ func parseRequestFast(body []byte) (*Request, bool) {
 				return nil, false
 			}
 			r.Op = bytes.Clone(body[v.s:v.e]) // json.Unmarshal copies a RawMessage too
+			r.args, r.counted = n, known
 			bit = 1
 		case "sig":
 			s, ok := plainStringValue(body, v)
@@ -132,6 +140,15 @@ func plainASCII(b []byte) bool {
 	return true
 }
 
+// ArgCount is ArgCount(r.Op), counted while the envelope was parsed when
+// the fast path could.
+func (r *Request) ArgCount() int {
+	if r.counted {
+		return r.args
+	}
+	return ArgCount(r.Op)
+}
+
 // ArgCount is the number of elements of op.args as encoding/json sees it
 // (decoding op into struct{ Args []json.RawMessage }): 0 when op is not an
 // object, args is absent, null or not an array, or op is malformed. Request
@@ -153,61 +170,73 @@ func ArgCount(op json.RawMessage) int {
 // "args" (json matches names case-insensitively) is exactly "args".
 func argCountFast(op []byte) (int, bool) {
 	p := scanner{b: op}
-	if p.peek() != '{' {
-		return 0, false
+	_, n, known, err := p.opArgs(0)
+	if err != nil {
+		return 0, true // malformed: json.Unmarshal fails too
 	}
+	if p.ws(); p.i != len(op) {
+		return 0, true
+	}
+	return n, known
+}
+
+// opArgs checks the object at p (an op, at depth) as value(depth) does and
+// counts its args on the way: one pass where a checking walk and a count
+// were two. known is false where ArgCount must ask encoding/json (a key
+// that only matches "args" case-insensitively, an escaped or non-ASCII key,
+// args neither an array nor null); the object is still checked then.
+func (p *scanner) opArgs(depth int) (v span, n int, known bool, err error) {
+	if depth > maxDepth || p.peek() != '{' {
+		sp, err := p.value(depth)
+		return sp, 0, false, err
+	}
+	start := p.i
 	p.i++
-	n, first := 0, true
-	for {
-		ok, err := p.more('}', &first)
+	known = true
+	for first := true; ; {
+		more, err := p.more('}', &first)
 		if err != nil {
-			return 0, true // malformed: json.Unmarshal fails too
+			return span{}, 0, false, err
 		}
-		if !ok {
-			break
+		if !more {
+			return span{start, p.i}, n, known, nil
 		}
 		k, esc, err := p.key()
 		if err != nil {
-			return 0, true
+			return span{}, 0, false, err
 		}
-		key := op[k.s:k.e]
-		if esc || !plainASCII(key) || (!bytes.Equal(key, []byte("args")) && bytes.EqualFold(key, []byte("args"))) {
-			return 0, false
+		key := p.b[k.s:k.e]
+		isArgs := !esc && bytes.Equal(key, []byte("args"))
+		if esc || !plainASCII(key) || (!isArgs && bytes.EqualFold(key, []byte("args"))) {
+			known = false
 		}
-		if bytes.Equal(key, []byte("args")) && p.peek() == '[' {
-			// Count while checking: one pass over the batch.
+		if isArgs && p.peek() == '[' {
 			p.i++
 			n = 0
 			for f := true; ; n++ {
 				more, err := p.more(']', &f)
 				if err != nil {
-					return 0, true
+					return span{}, 0, false, err
 				}
 				if !more {
 					break
 				}
-				if _, err := p.value(2); err != nil {
-					return 0, true
+				if _, err := p.value(depth + 2); err != nil {
+					return span{}, 0, false, err
 				}
 			}
 			continue
 		}
-		v, err := p.value(1)
+		v, err := p.value(depth + 1)
 		if err != nil {
-			return 0, true
+			return span{}, 0, false, err
 		}
-		if !bytes.Equal(key, []byte("args")) {
-			continue
-		}
-		switch op[v.s] {
-		case 'n':
-			n = 0
-		default: // a type error, which json reports even if a later args is an array
-			return 0, false
+		if isArgs {
+			if p.b[v.s] == 'n' {
+				n = 0
+			} else { // a type error, which json reports even if a later args is an array
+				known = false
+			}
 		}
 	}
-	if p.ws(); p.i != len(op) {
-		return 0, true
-	}
-	return n, true
 }

@@ -106,6 +106,9 @@ type Request struct {
 	Exp   *int64          `json:"exp,omitempty"`
 	Label *string         `json:"label,omitempty"`
 	Code  *string         `json:"code,omitempty"`
+
+	args    int  // op.args as ArgCount counts them, if counted
+	counted bool // by the fast parse, on its checking pass over op
 }
 
 // ParseRequest decodes an envelope. Unknown top-level fields are ignored:

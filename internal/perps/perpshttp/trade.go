@@ -36,7 +36,7 @@ func (s *Server) trade(opType string) http.HandlerFunc {
 			return
 		}
 		req, err := perpsauth.ParseRequest(body)
-		if err == nil && batch && !s.chargeIP(w, r, perpsauth.ArgCount(req.Op)/20, batch) {
+		if err == nil && batch && !s.chargeIP(w, r, req.ArgCount()/20, batch) {
 			return
 		}
 		if err != nil {
