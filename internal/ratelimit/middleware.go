@@ -111,6 +111,9 @@ func ClientIP(r *http.Request) string {
 	if err != nil {
 		return host
 	}
+	if a.Is4() {
+		return host // ParseAddr takes only canonical dotted quads: host is a.String()
+	}
 	a = a.Unmap()
 	if a.Is6() {
 		p, _ := a.Prefix(64)

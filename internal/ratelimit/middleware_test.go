@@ -175,6 +175,9 @@ func FuzzClientIP(f *testing.F) {
 		// An IPv4 key: the plain and the IPv4-mapped IPv6 peer forms of that
 		// host get the same key.
 		if a, err := netip.ParseAddr(k); err == nil && a.Is4() {
+			if k != a.String() {
+				t.Fatalf("%q keys as %q, not the canonical %q", addr, k, a.String())
+			}
 			for _, peer := range []string{k + ":1", "[" + netip.AddrFrom16(a.As16()).String() + "]:1"} {
 				r.RemoteAddr = peer
 				if got := ClientIP(r); got != k {

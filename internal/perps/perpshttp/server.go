@@ -157,8 +157,12 @@ type errBody struct {
 	Error  string `json:"error,omitempty"` // absent on {status:"ok"} (WebSocket acks)
 }
 
+// jsonContentType is shared by every answer (Header.Set would allocate
+// it per response); net/http only reads it, and an Add copies on append.
+var jsonContentType = []string{"application/json"}
+
 func writeJSON(w http.ResponseWriter, code int, v any) {
-	w.Header().Set("Content-Type", "application/json")
+	w.Header()["Content-Type"] = jsonContentType
 	w.WriteHeader(code)
 	if acks, ok := v.([]perps.Ack); ok && writeAcks(w, acks) {
 		return
