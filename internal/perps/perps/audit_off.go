@@ -13,3 +13,4 @@ func (m *Machine) auditCredit(*Account, int64)                             {}
 func (m *Machine) auditRestored()                                          {}
 func (m *Machine) auditView(*risk.Account, risk.Markets, *Account, uint32) {}
 func (m *Machine) auditDecoded([]byte, *Command)                           {}
+func (m *Machine) auditUncrossed(*Instrument, *Order, int64)               {}

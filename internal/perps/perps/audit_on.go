@@ -8,6 +8,7 @@ import (
 	"slices"
 	"sort"
 
+	"pmx/internal/exchange/book"
 	"pmx/internal/perps/risk"
 )
 
@@ -136,4 +137,30 @@ func (m *Machine) auditDecoded(cmd []byte, c *Command) {
 	if err != nil || !reflect.DeepEqual(d, c) {
 		panic(fmt.Sprintf("perps audit: record decodes to %+v (%v), applied %+v", d, err, c))
 	}
+}
+
+// auditUncrossed checks that the book, asked, does with a quick IOC what
+// expireUncrossed does without it (quickioc.go): the at-fill check passes,
+// and the order is accepted and expires whole, touching no level. The book
+// is left as it was: an IOC that does not cross changes nothing in it.
+func (m *Machine) auditUncrossed(in *Instrument, o *Order, ts int64) {
+	if st := m.atFill(in, o, o.Ticks); st != "" || in.Settled || (in.CloseOnly && !o.Reduce) || o.Filled != 0 {
+		panic(fmt.Sprintf("perps audit: quick IOC %d would end %q before the book", o.OID, st))
+	}
+	bc := m.uncrossedCommand(in, o, ts)
+	evs := in.book.Apply(&bc, nil)
+	if len(evs) != 2 || evs[0].Kind != book.EvAccepted || evs[0].Qty != o.Lots ||
+		evs[1].Kind != book.EvExpired || evs[1].Reason != book.ReasonIOC || evs[1].Qty != o.Lots {
+		panic(fmt.Sprintf("perps audit: quick IOC %d: the book answers %+v", o.OID, evs))
+	}
+}
+
+// uncrossedCommand is the book command enter would send for o.
+func (m *Machine) uncrossedCommand(in *Instrument, o *Order, ts int64) book.Command {
+	bc := book.Command{Op: book.OpAdd, Time: ts * 1e6, Book: in.ID, OID: o.OID, Owner: m.acctOf(o.Account).ID,
+		Price: o.Ticks, Qty: o.Lots, TIF: book.IOC}
+	if !o.Buy {
+		bc.Side = book.Sell
+	}
+	return bc
 }

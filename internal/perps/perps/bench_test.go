@@ -76,23 +76,33 @@ func BenchmarkApplyModify(b *testing.B) {
 // order is checked, run against the empty side of the book and ends
 // ioc_no_fill, so the book and the open orders stay empty. Run it with
 // -test.cpu 1: cpu-ns/op is then the apply goroutine's (and the GC's) time.
-func BenchmarkApplyPlaceIOC(b *testing.B) { benchPlaceIOC(b, false) }
+func BenchmarkApplyPlaceIOC(b *testing.B) { benchPlaceIOC(b, false, false) }
 
 // BenchmarkApplyDecodedPlaceIOC is BenchmarkApplyPlaceIOC through
 // ApplyDecoded: the live path, where the service hands over the command it
 // encoded and the record is not decoded again.
-func BenchmarkApplyDecodedPlaceIOC(b *testing.B) { benchPlaceIOC(b, true) }
+func BenchmarkApplyDecodedPlaceIOC(b *testing.B) { benchPlaceIOC(b, true, false) }
 
-func benchPlaceIOC(b *testing.B, decoded bool) {
+// BenchmarkApplyDecodedPlaceIOCIndexed is BenchmarkApplyDecodedPlaceIOC with
+// an index price, so the orders are margined at the mark instead of each at
+// its own stand-in price.
+func BenchmarkApplyDecodedPlaceIOCIndexed(b *testing.B) { benchPlaceIOC(b, true, true) }
+
+func benchPlaceIOC(b *testing.B, decoded, indexed bool) {
 	for _, n := range []int{1, 20} {
 		b.Run(fmt.Sprintf("orders%d", n), func(b *testing.B) {
 			m := New(Config{})
 			ts := int64(1000)
 			m.Apply(0, ts, cmd(Command{Kind: KCreateInstrument, Instrument: &InstrumentSpec{Symbol: "BTC-USD", Category: "crypto", PriceDecimals: 1, QtyDecimals: 3, MaxLeverage: 20}}), nil)
 			m.Apply(0, ts, cmd(Command{Kind: KDeposit, Account: acA, Amount: "1000000000"}), nil)
+			base := 100
+			if indexed {
+				m.Apply(0, ts, cmd(Command{Kind: KIndex, IID: 1, Price: "1010"}), nil) // the band (5 %) holds every price below
+				base = 1000
+			}
 			c := Command{Kind: KCreateOrders, Account: acA, Replay: make([]byte, 40)}
 			for j := range n {
-				c.Orders = append(c.Orders, OrderReq{IID: 1, Buy: true, P: sp(fmt.Sprint(100 + j)), Qty: "1", TIF: sp("ioc")})
+				c.Orders = append(c.Orders, OrderReq{IID: 1, Buy: true, P: sp(fmt.Sprint(base + j)), Qty: "1", TIF: sp("ioc")})
 			}
 			rec := c.Encode()
 			out := make([]Event, 0, 1)

@@ -77,7 +77,8 @@ func (m *Machine) createOrders(c *Command, ts int64, ev *Event) {
 	ev.Orders = slices.Grow(ev.Orders, len(c.Orders)) // most orders add an update: grow once, not per order
 	refused := 0
 	m.rv.keep, m.rv.valid = true, false // one risk view for the batch while it holds (riskview.go)
-	defer func() { m.rv.keep, m.rv.valid = false, false }()
+	m.bs.begin(a, c.Orders)
+	defer func() { m.rv.keep, m.rv.valid = false, false; m.bs.end() }()
 	for i := range c.Orders {
 		r := &c.Orders[i]
 		if m.mode == ModePostOnly && !r.PO {
@@ -150,7 +151,7 @@ func (m *Machine) place(a *Account, r *OrderReq, ts int64, ev *Event) Ack {
 		}
 		ticks = int64(p)
 	}
-	q, err := g.ParseQty(r.Qty)
+	q, err := m.parseQty(g, in.ID, r.Qty)
 	if err != nil {
 		return bad(qtyErr(err))
 	}
@@ -180,11 +181,15 @@ func (m *Machine) place(a *Account, r *OrderReq, ts int64, ev *Event) Ack {
 			return bad(e)
 		}
 	}
-	o := &Order{OID: m.nextOID, IID: in.ID, Account: a.Addr, Buy: r.Buy, Ticks: ticks, Lots: lots, TIF: tif,
-		PostOnly: r.PO, Reduce: r.RO, COID: r.C, Status: StOpen, Created: ts, Updated: ts}
+	quick := m.fl.RiskMs == 0 && m.fl.AcceptMs == 0 && m.newLegs == nil && m.uncrossedIOC(in, tif, r.Buy, ticks, r.RO)
+	o := m.newOrder(tif) // zero: the fields are set one by one (no copy of a whole Order into the slab)
+	o.OID, o.IID, o.Account, o.Buy, o.Ticks, o.Lots, o.TIF = m.nextOID, in.ID, a.Addr, r.Buy, ticks, lots, tif
+	o.PostOnly, o.Reduce, o.COID, o.Status, o.Created, o.Updated = r.PO, r.RO, r.C, StOpen, ts, ts
 	m.nextOID++
 	m.orders[o.OID] = o
-	a.Open[o.OID] = true
+	if !quick { // a quick IOC ends in this call (expireUncrossed): it is never seen open
+		a.Open[o.OID] = true
+	}
 	if o.COID != "" {
 		a.COIDs[o.COID] = o.OID
 	}
@@ -206,6 +211,10 @@ func (m *Machine) place(a *Account, r *OrderReq, ts int64, ev *Event) Ack {
 		m.flush(ev)
 		return ack
 	}
+	if quick {
+		m.expireUncrossed(in, o, ts, ev)
+		return ack
+	}
 	if m.pendingEntry(in, o, ts) {
 		m.touch(o)
 		m.flush(ev)
@@ -218,7 +227,7 @@ func (m *Machine) place(a *Account, r *OrderReq, ts int64, ev *Event) Ack {
 // enter puts o into its book (matching as a taker first), after the price
 // band and the at-fill check (atfill.go).
 func (m *Machine) enter(in *Instrument, o *Order, ts int64, ev *Event) {
-	bc := book.Command{Op: book.OpAdd, Time: ts * 1e6, Book: in.ID, OID: o.OID, Owner: m.accts[o.Account].ID,
+	bc := book.Command{Op: book.OpAdd, Time: ts * 1e6, Book: in.ID, OID: o.OID, Owner: m.acctOf(o.Account).ID,
 		Price: o.Ticks, Qty: o.Lots}
 	if o.Ticks == 0 {
 		bc.Price = m.bandEdge(in, o.Buy) // 0: no band, a plain market order
@@ -286,7 +295,9 @@ func (m *Machine) touch(o *Order) {
 // flush appends the touched orders' current state to ev.
 func (m *Machine) flush(ev *Event) {
 	for _, o := range m.touched {
-		ev.Orders = append(ev.Orders, m.orderWire(o))
+		n := len(ev.Orders)
+		ev.Orders = slices.Grow(ev.Orders, 1)[:n+1]
+		m.putOrderWire(&ev.Orders[n], o)
 	}
 	m.touched = m.touched[:0]
 }
@@ -300,7 +311,7 @@ func (m *Machine) finish(o *Order, st string, ts int64) {
 		st = m.cancelSt
 	}
 	o.Terminal, o.Status, o.Updated = true, st, ts
-	a := m.accts[o.Account]
+	a := m.acctOf(o.Account)
 	delete(a.Open, o.OID)
 	if o.COID != "" && a.COIDs[o.COID] == o.OID {
 		delete(a.COIDs, o.COID)
@@ -313,7 +324,7 @@ func (m *Machine) finish(o *Order, st string, ts int64) {
 		for _, old := range a.History[:len(a.History)-maxHistory] {
 			delete(m.orders, old)
 		}
-		a.History = append([]uint64(nil), a.History[len(a.History)-maxHistory:]...)
+		a.History = append(a.History[:0], a.History[len(a.History)-maxHistory:]...) // in place: no reader keeps the slice
 	}
 }
 

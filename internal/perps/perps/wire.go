@@ -94,6 +94,14 @@ func side(buy bool) string {
 }
 
 func (m *Machine) orderWire(o *Order) OrderWire {
+	var w OrderWire
+	m.putOrderWire(&w, o)
+	return w
+}
+
+// putOrderWire sets every field of *w to o's row (an event's row is written
+// in place: no copy of a whole row into the event's array).
+func (m *Machine) putOrderWire(w *OrderWire, o *Order) {
 	in := m.inst[o.IID]
 	g := in.grid()
 	p := "0"
@@ -104,10 +112,27 @@ func (m *Machine) orderWire(o *Order) OrderWire {
 	if !o.Terminal {
 		rest = o.Lots - o.Filled
 	}
-	return OrderWire{OID: o.OID, IID: o.IID, Buy: o.Buy, P: p, Qty: g.FormatQty(fixedQty(o.Lots)),
-		TIF: o.TIF, PO: o.PostOnly, RO: o.Reduce, Status: o.Status, Rest: g.FormatQty(fixedQty(rest)),
-		Fill: g.FormatQty(fixedQty(o.Filled)), CTS: o.Created, UTS: o.Updated, COID: o.COID, Account: o.Account,
-		TPSL: o.TPSL != nil}
+	w.OID, w.IID, w.Buy, w.P, w.Qty, w.TIF = o.OID, o.IID, o.Buy, p, m.qtyString(g, o.IID, o.Lots), o.TIF
+	w.PO, w.RO, w.Status, w.Rest, w.Fill = o.PostOnly, o.Reduce, o.Status, m.qtyString(g, o.IID, rest), m.qtyString(g, o.IID, o.Filled)
+	w.CTS, w.UTS, w.COID, w.Account, w.TPSL = o.Created, o.Updated, o.COID, o.Account, o.TPSL != nil
+}
+
+// qtyString is g.FormatQty(lots) for instrument iid: a zero (an order's
+// usual rest or fill) is not formatted, and within a batch the last string
+// is reused for an equal quantity (batch.go).
+func (m *Machine) qtyString(g fixed.Instrument, iid uint32, lots int64) string {
+	if lots == 0 {
+		return "0"
+	}
+	b := &m.bs
+	if b.acct != nil && b.fmtS != "" && b.fmtIID == iid && b.fmtLots == lots {
+		return b.fmtS
+	}
+	s := g.FormatQty(fixedQty(lots))
+	if b.acct != nil {
+		b.fmtIID, b.fmtLots, b.fmtS = iid, lots, s
+	}
+	return s
 }
 
 // priceString is g.FormatPrice(ticks) without allocating when the price
