@@ -140,9 +140,10 @@ func failed(err error) *Commit {
 	return c
 }
 
-// Open opens or creates the journal in dir. It truncates a torn or corrupt
-// tail of the last segment (such a record was never acknowledged: its group
-// never finished fsync) and continues after the last good record.
+// Open opens or creates the journal in dir. It clears (zeroes) a torn or
+// corrupt tail of the last segment (such a record was never acknowledged:
+// its group never finished fsync), continues after the last good record,
+// and zero-fills ahead of it (zerofill.go) before returning.
 func Open(dir string, opts Options) (*Journal, Recovery, error) {
 	if opts.SegmentBytes <= 0 {
 		opts.SegmentBytes = 64 << 20
