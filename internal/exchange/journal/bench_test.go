@@ -19,7 +19,8 @@ var benchPayload = make([]byte, 64)
 // BenchmarkAppendParallel64: 64 goroutines, each appending and waiting for
 // its own fsync (a synchronous producer, like one HTTP request per order).
 // p99-us and max-us are the appends' latencies (the max is the worst group,
-// e.g. one that waited for a zero-fill).
+// e.g. one that waited for a zero-fill); cpu-ns/op is the process's CPU
+// (producers, flusher and the kernel's work for its syscalls) per append.
 func BenchmarkAppendParallel64(b *testing.B) {
 	benchAppendParallel64(b, Options{}, benchPayload)
 }
@@ -42,6 +43,7 @@ func benchAppendParallel64(b *testing.B, opts Options, payload []byte) {
 	b.SetBytes(int64(len(payload) + RecordOverhead))
 	b.ReportAllocs()
 	b.ResetTimer()
+	m := cpuclock.Start()
 	b.RunParallel(func(pb *testing.PB) {
 		var mine []time.Duration
 		for pb.Next() {
@@ -57,6 +59,7 @@ func benchAppendParallel64(b *testing.B, opts Options, payload []byte) {
 		mu.Unlock()
 	})
 	b.StopTimer()
+	m.Report(b)
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "cmds/s")
 	b.ReportMetric(float64(b.N)/float64(j.Groups()), "cmds/fsync")
 	if len(lat) > 0 {
