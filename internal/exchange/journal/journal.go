@@ -82,8 +82,8 @@ type Journal struct {
 	durable atomic.Uint64 // last fsynced sequence number
 	groups  atomic.Uint64 // group commits (fsyncs) done
 
-	// Owned by the flusher goroutine (and Open/Close around it); fills
-	// read f and off under zmu.
+	// Owned by the flusher goroutine (and Open/Close around it); the flusher
+	// changes f and off under zmu, which fills read them under.
 	f     *os.File
 	off   int64 // write offset: the end of the last record in f
 	spare []byte

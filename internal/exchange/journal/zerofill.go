@@ -145,15 +145,13 @@ func (j *Journal) endFill() {
 }
 
 // waitFill waits until no fill is in flight if the next n bytes at the
-// write offset go past the zeroed space (a fill writes there), and returns
-// whether they fit in it.
-func (j *Journal) waitFill(n int64) bool {
+// write offset go past the zeroed space (a fill writes there).
+func (j *Journal) waitFill(n int64) {
 	j.zmu.Lock()
 	defer j.zmu.Unlock()
 	for j.off+n > j.zend && j.filling {
 		j.zcond.Wait()
 	}
-	return j.off+n <= j.zend
 }
 
 // fail makes err the journal's sticky error.
