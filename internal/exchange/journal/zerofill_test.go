@@ -8,9 +8,12 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // smallFill makes zero-filling and rotation happen every few records.
@@ -405,4 +408,76 @@ func FuzzScanTail(f *testing.F) {
 			t.Fatalf("after clearing: %d/%d, was %d/%d", g, c, good, count)
 		}
 	})
+}
+
+// TestFillOffCriticalPath: while a fill's fdatasync hangs, groups that fit
+// in the zeros already there keep committing; one that does not waits for
+// the fill and commits after it.
+func TestFillOffCriticalPath(t *testing.T) {
+	started, release := make(chan struct{}), make(chan struct{})
+	var once sync.Once
+	opts := Options{SegmentBytes: 1 << 20, fillChunk: 4096, fillMargin: 2048}
+	opts.Sync = func(f *os.File) error {
+		if inFill() {
+			once.Do(func() { close(started) })
+			<-release
+		}
+		return syncData(f)
+	}
+	j, _ := openT(t, t.TempDir(), opts)
+	for filling := false; !filling; {
+		appendN(t, j, 1) // a group starts any fill it needs before its ack
+		j.zmu.Lock()
+		filling = j.filling
+		j.zmu.Unlock()
+	}
+	<-started
+	j.zmu.Lock()
+	room := j.zend - j.off
+	j.zmu.Unlock()
+	// Records that fit below the zero end commit with the fill hung.
+	done := make(chan error)
+	go func() {
+		for range room / 64 {
+			if _, err := j.Append(1, make([]byte, 64-RecordOverhead)); err != nil {
+				done <- err
+				return
+			}
+		}
+		done <- nil
+	}()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(30 * time.Second):
+		close(release)
+		t.Fatal("groups waited for a fill while zeros were left")
+	}
+	// One that does not fit waits for the fill, then commits.
+	go func() { _, err := j.Append(1, make([]byte, room)); done <- err }()
+	close(release)
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	if err := j.Replay(1, func(Record) error { n++; return nil }); err != nil || uint64(n) != j.LastSeq() {
+		t.Fatalf("replayed %d of %d: %v", n, j.LastSeq(), err)
+	}
+}
+
+// inFill reports whether the caller runs inside (*Journal).fill.
+func inFill() bool {
+	pcs := make([]uintptr, 32)
+	frames := runtime.CallersFrames(pcs[:runtime.Callers(2, pcs)])
+	for {
+		f, more := frames.Next()
+		if strings.HasSuffix(f.Function, ".(*Journal).fill") {
+			return true
+		}
+		if !more {
+			return false
+		}
+	}
 }
