@@ -168,19 +168,20 @@ func TestSnapshotPruneRecover(t *testing.T) {
 
 // TestTailDamage cuts or corrupts the end of the journal and requires the
 // engine to come back exactly at the last good record, with any snapshot
-// beyond it set aside.
+// beyond it set aside. The damage applies to the last segment's records;
+// the zeros the journal keeps after them follow, as after a crash.
 func TestTailDamage(t *testing.T) {
 	const n = 300
 	tests := []struct {
 		name     string
-		damage   func(b []byte) []byte
+		damage   func(b []byte, last int) []byte // last: where the last record starts
 		wantLast int
 	}{
-		{"intact", func(b []byte) []byte { return b }, n},
-		{"torn last record", func(b []byte) []byte { return b[:len(b)-3] }, n - 1},
-		{"last record flipped", func(b []byte) []byte { b[len(b)-1] ^= 0x10; return b }, n - 1},
-		{"trailing zeros", func(b []byte) []byte { return append(b, make([]byte, 4096)...) }, n},
-		{"cut mid-segment", func(b []byte) []byte { return b[:len(b)/2] }, -1},
+		{"intact", func(b []byte, _ int) []byte { return b }, n},
+		{"torn last record", func(b []byte, last int) []byte { return b[:last+10] }, n - 1}, // through half its seq
+		{"last record flipped", func(b []byte, _ int) []byte { b[len(b)-1] ^= 0x10; return b }, n - 1},
+		{"trailing zeros", func(b []byte, _ int) []byte { return append(b, make([]byte, 4096)...) }, n},
+		{"cut mid-segment", func(b []byte, _ int) []byte { return b[:len(b)/2] }, -1},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -192,7 +193,16 @@ func TestTailDamage(t *testing.T) {
 			segs, _ := filepath.Glob(filepath.Join(dir, "journal", "*.wal"))
 			path := segs[len(segs)-1]
 			b, _ := os.ReadFile(path)
-			os.WriteFile(path, tc.damage(b), 0o644)
+			end, lastAt := 0, 0
+			for {
+				_, k, err := journal.DecodeRecord(b[end:])
+				if err != nil {
+					break
+				}
+				end, lastAt = end+k, end
+			}
+			damaged := tc.damage(slices.Clone(b[:end]), lastAt)
+			os.WriteFile(path, append(damaged, make([]byte, max(len(b)-len(damaged), 0))...), 0o644)
 
 			e2, rec := openT(t, cfg)
 			h, last, _ := e2.Hash()

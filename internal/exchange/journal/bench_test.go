@@ -3,9 +3,12 @@ package journal
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
+	"time"
 
 	"pmx/internal/cpuclock"
 )
@@ -15,26 +18,55 @@ var benchPayload = make([]byte, 64)
 
 // BenchmarkAppendParallel64: 64 goroutines, each appending and waiting for
 // its own fsync (a synchronous producer, like one HTTP request per order).
+// p99-us and max-us are the appends' latencies (the max is the worst group,
+// e.g. one that waited for a zero-fill); cpu-ns/op is the process's CPU
+// (producers, flusher and the kernel's work for its syscalls) per append.
 func BenchmarkAppendParallel64(b *testing.B) {
-	j, _, err := Open(b.TempDir(), Options{})
+	benchAppendParallel64(b, Options{}, benchPayload)
+}
+
+// BenchmarkAppendParallel64Large is the same with 2 KiB records (a batch
+// of orders), so that segments fill and rotate within the run.
+func BenchmarkAppendParallel64Large(b *testing.B) {
+	benchAppendParallel64(b, Options{SegmentBytes: 16 << 20}, make([]byte, 2048))
+}
+
+func benchAppendParallel64(b *testing.B, opts Options, payload []byte) {
+	j, _, err := Open(b.TempDir(), opts)
 	if err != nil {
 		b.Fatal(err)
 	}
 	defer j.Close()
+	var mu sync.Mutex
+	var lat []time.Duration
 	b.SetParallelism((64 + 1) / 2) // 2 cores here: GOMAXPROCS*32 = 64 goroutines
-	b.SetBytes(int64(len(benchPayload) + RecordOverhead))
+	b.SetBytes(int64(len(payload) + RecordOverhead))
 	b.ReportAllocs()
 	b.ResetTimer()
+	m := cpuclock.Start()
 	b.RunParallel(func(pb *testing.PB) {
+		var mine []time.Duration
 		for pb.Next() {
-			if _, err := j.Append(1, benchPayload); err != nil {
+			t0 := time.Now()
+			if _, err := j.Append(1, payload); err != nil {
 				b.Error(err)
 				return
 			}
+			mine = append(mine, time.Since(t0))
 		}
+		mu.Lock()
+		lat = append(lat, mine...)
+		mu.Unlock()
 	})
+	b.StopTimer()
+	m.Report(b)
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "cmds/s")
 	b.ReportMetric(float64(b.N)/float64(j.Groups()), "cmds/fsync")
+	if len(lat) > 0 {
+		slices.Sort(lat)
+		b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds()), "p99-us")
+		b.ReportMetric(float64(lat[len(lat)-1].Microseconds()), "max-us")
+	}
 }
 
 // BenchmarkAppendPipelined64: 64 producers that each keep up to 16 appends
@@ -170,5 +202,16 @@ func BenchmarkFdatasync(b *testing.B) {
 		if err := syncData(f); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkFillChunk is BenchmarkAppendParallel64Large with other zero-fill
+// chunk sizes (the margin is half the chunk), to choose fillChunk.
+func BenchmarkFillChunk(b *testing.B) {
+	for _, chunk := range []int64{256 << 10, 1 << 20, 4 << 20} {
+		b.Run(strconv.FormatInt(chunk>>10, 10)+"KiB", func(b *testing.B) {
+			opts := Options{SegmentBytes: 16 << 20, fillChunk: chunk, fillMargin: chunk / 2}
+			benchAppendParallel64(b, opts, make([]byte, 2048))
+		})
 	}
 }

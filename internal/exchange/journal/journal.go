@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -32,15 +33,21 @@ type Options struct {
 	Linger time.Duration
 
 	// Tests only: the run-queue reader and the linger step (default
-	// runnableGoroutines and Linger/8).
+	// runnableGoroutines and Linger/8); the zero-fill chunk and margin
+	// (default fillChunk, fillMargin).
 	runQueue   func() int
 	lingerStep time.Duration
+	fillChunk  int64
+	fillMargin int64
 }
 
 // Recovery describes what Open found at the tail of the journal.
 type Recovery struct {
-	// TruncatedBytes is the size of the torn or corrupt tail that Open cut
-	// off the last segment (0 on a clean shutdown).
+	// TruncatedBytes is the size of the torn or corrupt tail that Open
+	// cleared past the last good record of the last segment: from that
+	// record's end through the segment's last nonzero byte (0 on a clean
+	// shutdown, when only the zero-filled space follows). Open overwrites
+	// those bytes with zeros rather than cutting the file (zerofill.go).
 	TruncatedBytes int64
 	// LastSeq is the last good record's sequence number (0 if none ever).
 	LastSeq uint64
@@ -75,10 +82,20 @@ type Journal struct {
 	durable atomic.Uint64 // last fsynced sequence number
 	groups  atomic.Uint64 // group commits (fsyncs) done
 
-	// Owned by the flusher goroutine (and Open/Close around it).
+	// Owned by the flusher goroutine (and Open/Close around it); the flusher
+	// changes f and off under zmu, which fills read them under.
 	f     *os.File
-	size  int64
+	off   int64 // write offset: the end of the last record in f
 	spare []byte
+
+	// Zero-filled space ahead of off (zerofill.go).
+	zmu     sync.Mutex
+	zcond   *sync.Cond
+	zend    int64    // f's bytes [off, zend) are zeros and durable
+	filling bool     // a fill or prepareNext is in flight
+	nextF   *os.File // the prepared next segment (nextName), or nil
+	nextZ   int64    // its zeroed length
+	fills   sync.WaitGroup
 
 	segMu sync.Mutex
 	segs  []uint64 // first seq of every segment, ascending; last is active
@@ -123,9 +140,10 @@ func failed(err error) *Commit {
 	return c
 }
 
-// Open opens or creates the journal in dir. It truncates a torn or corrupt
-// tail of the last segment (such a record was never acknowledged: its group
-// never finished fsync) and continues after the last good record.
+// Open opens or creates the journal in dir. It clears (zeroes) a torn or
+// corrupt tail of the last segment (such a record was never acknowledged:
+// its group never finished fsync), continues after the last good record,
+// and zero-fills ahead of it (zerofill.go) before returning.
 func Open(dir string, opts Options) (*Journal, Recovery, error) {
 	if opts.SegmentBytes <= 0 {
 		opts.SegmentBytes = 64 << 20
@@ -139,6 +157,9 @@ func Open(dir string, opts Options) (*Journal, Recovery, error) {
 	if opts.lingerStep <= 0 {
 		opts.lingerStep = max(opts.Linger/8, time.Microsecond)
 	}
+	if opts.fillChunk <= 0 {
+		opts.fillChunk, opts.fillMargin = fillChunk, fillMargin
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, Recovery{}, err
 	}
@@ -147,6 +168,11 @@ func Open(dir string, opts Options) (*Journal, Recovery, error) {
 		return nil, Recovery{}, err
 	}
 	j := &Journal{dir: dir, opts: opts, wake: make(chan struct{}, 1), quit: make(chan struct{}), stopped: make(chan struct{})}
+	j.zcond = sync.NewCond(&j.zmu)
+	// A next segment prepared before a crash or Close is not reused.
+	if err := os.Remove(filepath.Join(dir, nextName)); err != nil && !os.IsNotExist(err) {
+		return nil, Recovery{}, err
+	}
 	var rec Recovery
 	if len(segs) == 0 {
 		segs = []uint64{1}
@@ -167,24 +193,28 @@ func Open(dir string, opts Options) (*Journal, Recovery, error) {
 		if err != nil {
 			return nil, rec, err
 		}
-		if good < len(buf) {
-			rec.TruncatedBytes = int64(len(buf) - good)
-			if err := f.Truncate(int64(good)); err == nil {
-				err = syncData(f)
-			}
-			if err != nil {
-				f.Close()
-				return nil, rec, fmt.Errorf("journal: truncating torn tail of %s: %w", path, err)
-			}
-		}
-		if _, err := f.Seek(int64(good), 0); err != nil {
+		// Past the last good record: zeros, then perhaps the torn remnant
+		// of the group that was being synced, then zeros. Zero the remnant
+		// (the invariant in zerofill.go) and sync the whole file, which a
+		// killed process may have left with dirty pages.
+		damaged := int64(lastNonZero(buf[good:]) + 1)
+		rec.TruncatedBytes = damaged
+		if err := writeZeros(f, int64(good), damaged, syncData); err != nil {
 			f.Close()
-			return nil, rec, err
+			return nil, rec, fmt.Errorf("journal: clearing torn tail of %s: %w", path, err)
 		}
-		j.f, j.size, j.next = f, int64(good), first+count
+		j.f, j.off, j.zend, j.next = f, int64(good), int64(len(buf)), first+count
 		if good > 0 {
 			j.tail = &segTail{first: first, buf: buf[:good]}
 		}
+	}
+	// The first fill is synchronous: the first group need not wait for it.
+	if n := j.fillSize(j.zend); j.zend-j.off < opts.fillMargin && n > 0 {
+		if err := writeZeros(j.f, j.zend, n, syncData); err != nil {
+			j.f.Close()
+			return nil, rec, fmt.Errorf("journal: zero-filling ahead: %w", err)
+		}
+		j.zend += n
 	}
 	j.segs = segs
 	j.durable.Store(j.next - 1)
@@ -322,34 +352,61 @@ func (j *Journal) queued() int {
 }
 
 // write makes one group durable and rotates the segment if it is full.
+// The group goes into the zero-filled space when it fits (an overwrite:
+// the fdatasync commits data only); otherwise it extends the file.
 func (j *Journal) write(c *Commit) error {
-	if _, err := j.f.Write(c.buf); err != nil {
+	n := int64(len(c.buf))
+	j.waitFill(n)
+	if _, err := j.f.WriteAt(c.buf, j.off); err != nil {
 		return fmt.Errorf("journal: write: %w", err)
 	}
-	j.size += int64(len(c.buf))
 	if err := j.opts.Sync(j.f); err != nil {
 		return fmt.Errorf("journal: fdatasync: %w", err)
 	}
-	if j.size < j.opts.SegmentBytes {
-		return nil
+	j.zmu.Lock()
+	j.off += n
+	j.zend = max(j.zend, j.off)
+	j.zmu.Unlock()
+	if j.off >= j.opts.SegmentBytes {
+		// The group is durable; a rotation failure only stops later appends.
+		if err := j.rotate(c.last + 1); err != nil {
+			j.fail(err)
+			return nil
+		}
 	}
-	// The group is durable; a rotation failure only stops later appends.
-	if err := j.rotate(c.last + 1); err != nil {
-		j.mu.Lock()
-		j.err = err
-		j.mu.Unlock()
-	}
+	j.maybeFill()
 	return nil
 }
 
-// rotate starts a new segment whose first record will be seq first.
+// rotate starts a new segment whose first record will be seq first: the
+// prepared one if there is one (renamed, then the directory synced, as
+// createSegment does), else a new empty file.
 func (j *Journal) rotate(first uint64) error {
-	f, err := createSegment(j.dir, first)
+	j.zmu.Lock()
+	for j.filling {
+		j.zcond.Wait()
+	}
+	f, zend := j.nextF, j.nextZ
+	j.nextF = nil
+	j.zmu.Unlock()
+	var err error
+	if f != nil {
+		if err = os.Rename(filepath.Join(j.dir, nextName), segmentPath(j.dir, first)); err == nil {
+			err = syncDir(j.dir)
+		}
+		if err != nil {
+			f.Close()
+		}
+	} else {
+		f, err = createSegment(j.dir, first)
+	}
 	if err != nil {
 		return fmt.Errorf("journal: rotate: %w", err)
 	}
 	old := j.f
-	j.f, j.size = f, 0
+	j.zmu.Lock()
+	j.f, j.off, j.zend = f, 0, zend
+	j.zmu.Unlock()
 	j.segMu.Lock()
 	j.segs = append(j.segs, first)
 	j.segMu.Unlock()
@@ -398,5 +455,9 @@ func (j *Journal) Close() error {
 	default:
 	}
 	<-j.stopped
+	j.fills.Wait()
+	if j.nextF != nil {
+		j.nextF.Close() // left on disk; the next Open removes it
+	}
 	return j.f.Close()
 }

@@ -177,26 +177,37 @@ func TestTornTail(t *testing.T) {
 		{"emptied", func(b []byte) []byte { return nil }, 0},
 	}
 	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			dir := t.TempDir()
-			j, _ := openT(t, dir, Options{})
-			appendN(t, j, 10)
-			j.Close()
-			path := segmentPath(dir, 1)
-			damagedLen := damageTail(t, dir, 1, tc.damage)
-			j2, rec := openT(t, dir, Options{})
-			if rec.LastSeq != tc.wantLast {
-				t.Fatalf("last %d, want %d (recovery %+v)", rec.LastSeq, tc.wantLast, rec)
-			}
-			st, _ := os.Stat(path)
-			if rec.TruncatedBytes != int64(damagedLen)-st.Size() {
-				t.Fatalf("truncated %d, file went %d -> %d", rec.TruncatedBytes, damagedLen, st.Size())
-			}
-			checkReplay(t, j2, 1, tc.wantLast)
-			// Appends continue right after the last good record.
-			appendN(t, j2, 2)
-			checkReplay(t, j2, 1, tc.wantLast+2)
-		})
+		for _, l := range layouts {
+			t.Run(tc.name+"/"+l.name, func(t *testing.T) {
+				dir := t.TempDir()
+				j, _ := openT(t, dir, Options{})
+				appendN(t, j, 10)
+				j.Close()
+				damaged := damageTail(t, dir, 1, tc.damage, l.zeroTail)
+				j2, rec := openT(t, dir, Options{})
+				if rec.LastSeq != tc.wantLast {
+					t.Fatalf("last %d, want %d (recovery %+v)", rec.LastSeq, tc.wantLast, rec)
+				}
+				// Open zeroes from the last good record through the last
+				// nonzero byte, and the file keeps (at least) its length.
+				good := 0
+				for seq := uint64(1); seq <= tc.wantLast; seq++ {
+					good += RecordOverhead + len(payloadFor(seq))
+				}
+				if want := int64(lastNonZero(damaged[good:]) + 1); rec.TruncatedBytes != want {
+					t.Fatalf("truncated %d, want %d", rec.TruncatedBytes, want)
+				}
+				b, _ := os.ReadFile(segmentPath(dir, 1))
+				if len(b) < len(damaged) || recordsEnd(b) != good || lastNonZero(b[good:]) >= 0 {
+					t.Fatalf("after Open: %d bytes (was %d), records end at %d (want %d), nonzero past them at %d",
+						len(b), len(damaged), recordsEnd(b), good, lastNonZero(b[good:]))
+				}
+				checkReplay(t, j2, 1, tc.wantLast)
+				// Appends continue right after the last good record.
+				appendN(t, j2, 2)
+				checkReplay(t, j2, 1, tc.wantLast+2)
+			})
+		}
 	}
 }
 

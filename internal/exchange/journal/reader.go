@@ -15,7 +15,10 @@ var ErrPruned = errors.New("journal: records pruned")
 
 // Reader iterates records in sequence order from a starting sequence number
 // up to the last record that was durable when the reader was created. It
-// reads segment files directly, so it may run while appends continue.
+// reads segment files directly, so it may run while appends continue. It
+// never reads past that record, so the zeros a segment holds after its
+// records (zerofill.go) are never decoded: a segment ends where the next
+// sequence number starts the next one.
 type Reader struct {
 	dir  string
 	segs []uint64
@@ -74,8 +77,8 @@ func (r *Reader) open() error {
 	r.mem = nil
 	if t := r.tail; t != nil && t.first == r.segs[r.idx] {
 		// The file's first len(t.buf) bytes are t.buf (Open checked them and
-		// segments are append-only): decode those from memory and read only
-		// what was appended since from the file.
+		// bytes below the write offset never change): decode those from
+		// memory and read only what was written since from the file.
 		r.tail, r.mem = nil, t.buf
 		if _, err := f.Seek(int64(len(t.buf)), io.SeekStart); err != nil {
 			return err

@@ -14,7 +14,9 @@ import (
 // contiguous (segment i+1 starts right after the last record of segment i);
 // only the last segment is ever written; a new segment is created (and the
 // directory fsynced) only after the previous one's last write was fsynced, so
-// a torn record can only be at the end of the last segment.
+// a torn record can only be at the end of the last segment. A segment's
+// records may be followed by zeros (zerofill.go): a record never starts with
+// a zero length, so scanTail ends the log there.
 const segmentExt = ".wal"
 
 func segmentName(first uint64) string { return fmt.Sprintf("%020d%s", first, segmentExt) }
@@ -43,7 +45,8 @@ func listSegments(dir string) ([]uint64, error) {
 }
 
 // createSegment creates the empty segment starting at first and fsyncs dir,
-// so the new file survives a crash before its first record is written.
+// so the new file survives a crash before its first record is written
+// (used when no prepared segment is ready: see zerofill.go).
 func createSegment(dir string, first uint64) (*os.File, error) {
 	f, err := os.OpenFile(segmentPath(dir, first), os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
 	if err != nil {
@@ -73,7 +76,7 @@ func syncDir(dir string) error {
 // scanTail validates the records of a segment read whole into buf, expecting
 // consecutive sequence numbers starting at first. It returns the byte offset
 // just past the last good record and the number of good records; anything
-// after that offset is a torn or corrupt tail.
+// after that offset is zeros or a torn or corrupt tail.
 func scanTail(buf []byte, first uint64) (good int, count uint64) {
 	for good < len(buf) {
 		rec, n, err := DecodeRecord(buf[good:])

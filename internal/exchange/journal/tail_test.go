@@ -1,26 +1,58 @@
 package journal
 
 import (
+	"bytes"
 	"errors"
 	"os"
 	"testing"
 )
 
-// damageTail rewrites segment first of dir through damage.
-// damageTail rewrites segment first with damage applied and returns the
-// damaged file's length.
-func damageTail(t *testing.T, dir string, first uint64, damage func([]byte) []byte) int {
+// Segment layouts a damaged tail is tested in.
+var layouts = []struct {
+	name     string
+	zeroTail bool
+}{
+	// As this journal leaves a segment: the records, then the zero-filled
+	// space, so bytes a crash did not write read as zeros.
+	{"zero tail", true},
+	// As journals before zero-filling wrote it: the records alone.
+	{"old format", false},
+}
+
+// recordsEnd is the offset just past the records at the start of b.
+func recordsEnd(b []byte) int {
+	end := 0
+	for {
+		_, n, err := DecodeRecord(b[end:])
+		if err != nil {
+			return end
+		}
+		end += n
+	}
+}
+
+// damageTail rewrites segment first's records through damage, followed by
+// zeros through the file's old length if zeroTail (else by nothing), and
+// returns what it wrote.
+func damageTail(t *testing.T, dir string, first uint64, damage func([]byte) []byte, zeroTail bool) []byte {
 	t.Helper()
 	path := segmentPath(dir, first)
 	b, err := os.ReadFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}
-	damaged := damage(b)
+	end := recordsEnd(b)
+	if i := lastNonZero(b[end:]); i >= 0 {
+		t.Fatalf("nonzero byte %d bytes past the records", i)
+	}
+	damaged := damage(bytes.Clone(b[:end]))
+	if zeroTail && len(damaged) < len(b) {
+		damaged = append(damaged, make([]byte, len(b)-len(damaged))...)
+	}
 	if err := os.WriteFile(path, damaged, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	return len(damaged)
+	return damaged
 }
 
 // TestFirstReplayAfterTornTail: the first reader after Open takes the last
@@ -44,22 +76,24 @@ func TestFirstReplayAfterTornTail(t *testing.T) {
 		{"last byte missing, then rotation", func(b []byte) []byte { return b[:len(b)-1] }, 9, 400, 9},
 	}
 	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			dir := t.TempDir()
-			j, _ := openT(t, dir, Options{})
-			appendN(t, j, 10)
-			j.Close()
-			damageTail(t, dir, 1, tc.damage)
-			j2, rec := openT(t, dir, Options{SegmentBytes: tc.segBytes})
-			if rec.LastSeq != tc.wantLast {
-				t.Fatalf("recovery %+v, want last %d", rec, tc.wantLast)
-			}
-			appendN(t, j2, 20)
-			if segs, _ := listSegments(dir); (tc.segBytes > 0) != (len(segs) > 1) {
-				t.Fatalf("segments %v with SegmentBytes %d", segs, tc.segBytes)
-			}
-			checkReplay(t, j2, tc.from, tc.wantLast+20)
-		})
+		for _, l := range layouts {
+			t.Run(tc.name+"/"+l.name, func(t *testing.T) {
+				dir := t.TempDir()
+				j, _ := openT(t, dir, Options{})
+				appendN(t, j, 10)
+				j.Close()
+				damageTail(t, dir, 1, tc.damage, l.zeroTail)
+				j2, rec := openT(t, dir, Options{SegmentBytes: tc.segBytes})
+				if rec.LastSeq != tc.wantLast {
+					t.Fatalf("recovery %+v, want last %d", rec, tc.wantLast)
+				}
+				appendN(t, j2, 20)
+				if segs, _ := listSegments(dir); (tc.segBytes > 0) != (len(segs) > 1) {
+					t.Fatalf("segments %v with SegmentBytes %d", segs, tc.segBytes)
+				}
+				checkReplay(t, j2, tc.from, tc.wantLast+20)
+			})
+		}
 	}
 }
 
@@ -73,7 +107,7 @@ func TestStartupReadsLastSegmentOnce(t *testing.T) {
 	appendN(t, j, 10)
 	j.Close()
 	j2, _ := openT(t, dir, Options{})
-	damageTail(t, dir, 1, func(b []byte) []byte { b[RecordOverhead+3] ^= 0xff; return b })
+	damageTail(t, dir, 1, func(b []byte) []byte { b[RecordOverhead+3] ^= 0xff; return b }, true)
 	checkReplay(t, j2, 1, 10)
 	if err := j2.Replay(1, func(Record) error { return nil }); !errors.Is(err, ErrCorrupt) {
 		t.Fatalf("second replay over a damaged file: %v", err)
