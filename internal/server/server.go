@@ -34,6 +34,9 @@ type Listener struct {
 	Refuse Refuser
 	// Body is the body limit of a request's route; nil: DefaultBody.
 	Body func(r *http.Request) BodyLimit
+	// Coalesce: the listener's connections are CoalesceConns (coalesce.go),
+	// so a handler can send a large response in one write call.
+	Coalesce bool
 
 	ln  net.Listener
 	srv *http.Server
@@ -105,6 +108,9 @@ func (g *Group) Start() error {
 			MaxHeaderBytes:    MaxHeaderBytes,
 			IdleTimeout:       120 * time.Second,
 			ErrorLog:          slog.NewLogLogger(g.Log.Handler(), slog.LevelWarn),
+		}
+		if l.Coalesce {
+			l.ln = CoalesceWrites(l.srv, ln)
 		}
 	}
 	for _, l := range g.Listeners {
