@@ -75,7 +75,7 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if serves(cfg.Role, "data") {
 		listeners = append(listeners,
 			&server.Listener{Name: "data", Addr: cfg.DataAddr, Handler: &dataG, ServesOK: true,
-				Wrap: dataapi.Trace, Refuse: dataapi.Refuse, Body: readOnlyBody, Coalesce: true},
+				Wrap: dataapi.Trace, Refuse: dataapi.Refuse, Body: readOnlyBody},
 			&server.Listener{Name: "catalog", Addr: cfg.CatalogAddr, Handler: &catalogG, ServesOK: true, Refuse: cataloghttp.Refuse, Body: readOnlyBody})
 	}
 	if serves(cfg.Role, "clob") { // not on a read node: the exchanges and their journals live on the writer

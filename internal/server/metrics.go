@@ -40,9 +40,6 @@ func NewMetrics() *Metrics {
 		Help: "Requests refused for a client fault (unclean path, body too large, too slow, unreadable, too many bodies per IP), by listener and reason.",
 	}, []string{"listener", "reason"})
 	r.MustRegister(m.requests, m.latency, m.faults)
-	m.CounterFunc("pmx_http_coalesced_writes_total",
-		"Responses whose header and body left in one write call (coalesce.go), all listeners.", nil,
-		func() float64 { return float64(CoalescedWrites()) })
 	return m
 }
 

@@ -34,9 +34,6 @@ type Listener struct {
 	Refuse Refuser
 	// Body is the body limit of a request's route; nil: DefaultBody.
 	Body func(r *http.Request) BodyLimit
-	// Coalesce: the listener's connections are CoalesceConns (coalesce.go),
-	// so a handler can send a large response in one write call.
-	Coalesce bool
 
 	ln  net.Listener
 	srv *http.Server
@@ -108,9 +105,6 @@ func (g *Group) Start() error {
 			MaxHeaderBytes:    MaxHeaderBytes,
 			IdleTimeout:       120 * time.Second,
 			ErrorLog:          slog.NewLogLogger(g.Log.Handler(), slog.LevelWarn),
-		}
-		if l.Coalesce {
-			l.ln = CoalesceWrites(l.srv, ln)
 		}
 	}
 	for _, l := range g.Listeners {

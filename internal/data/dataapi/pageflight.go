@@ -5,7 +5,6 @@ import (
 	"net/http"
 
 	"pmx/internal/acceptencoding"
-	"pmx/internal/server"
 )
 
 // Misses of one page are answered once (single flight). When a page's
@@ -98,13 +97,5 @@ func (c *pageCache) serve(w http.ResponseWriter, r *http.Request, el *list.Eleme
 	}
 	h["Content-Length"] = clen
 	w.WriteHeader(http.StatusOK)
-	// A large page leaves in one write call instead of two (coalesce.go in
-	// internal/server: the 4 KB call was a quarter of a hit's CPU).
-	var cc *server.CoalesceConn
-	if r.Method == http.MethodGet && len(body) >= server.CoalesceMin {
-		cc = server.Coalescer(r)
-		cc.Arm()
-	}
 	_, _ = w.Write(body)
-	cc.Disarm()
 }
