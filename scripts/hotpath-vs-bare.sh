@@ -45,11 +45,16 @@ routes=("trades /v2/trades?user=$w" "activity /v2/activity?user=$w" "positions /
 cpu() { awk '{print $14 + $15}' "/proc/$1/stat"; } # clock ticks
 tick=$(getconf CLK_TCK)
 gcs() { grep -c '^gc ' "$bin/serve.log" || true; } # pmx's GC cycles so far (gctrace)
+# The machine's share of a run: involuntary context switches of the server's
+# threads (another task ran on its core) and core 0's steal time (the host
+# ran something else on this vCPU).
+preempts() { cat /proc/"$1"/task/*/status 2>/dev/null | awk '/^nonvoluntary_ctxt_switches/ {s += $2} END {print s + 0}'; }
+steal() { awk '/^cpu0 / {print $9}' /proc/stat; }
 # run PID URL [HEADER]: "rps=.. p99=.. cpu-us/req=.." of one 5 s run against the process PID,
-# and for pmx the GC cycles it ran meanwhile.
+# for pmx the GC cycles it ran meanwhile, then the machine's share (preempts, steal).
 run() {
-	local c0 out c1 req g0
-	c0=$(cpu "$1") g0=$(gcs)
+	local c0 out c1 req g0 x0 s0
+	c0=$(cpu "$1") g0=$(gcs) x0=$(preempts "$1") s0=$(steal)
 	if [ -n "${3:-}" ]; then
 		out=$(GOMAXPROCS=1 taskset -c 1 "$bin/pmx" bench --clients 32 --duration 5s --warmup 0s --header "$3" "$2")
 	else
@@ -57,7 +62,7 @@ run() {
 	fi
 	c1=$(cpu "$1")
 	req=$(sed -n 's/.*requests=\([0-9]*\).*/\1/p' <<<"$out")
-	echo "rps=$(sed -n 's/.* rps=\([0-9]*\).*/\1/p' <<<"$out") p99=$(sed -n 's/.* p99=\([0-9.]*ms\).*/\1/p' <<<"$out") cpu-us/req=$(((c1 - c0) * 1000000 / tick / (req > 0 ? req : 1)))$([ "$1" = "$pid" ] && echo " gc=$(($(gcs) - g0))")"
+	echo "rps=$(sed -n 's/.* rps=\([0-9]*\).*/\1/p' <<<"$out") p99=$(sed -n 's/.* p99=\([0-9.]*ms\).*/\1/p' <<<"$out") cpu-us/req=$(((c1 - c0) * 1000000 / tick / (req > 0 ? req : 1)))$([ "$1" = "$pid" ] && echo " gc=$(($(gcs) - g0))") preempted=$(($(preempts "$1") - x0)) steal-ms=$((($(steal) - s0) * 1000 / tick))"
 }
 for rep in $(seq "$reps"); do
 	for r in "${routes[@]}"; do

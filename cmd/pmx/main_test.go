@@ -133,6 +133,12 @@ func TestServeWithDemoAnswersOnEveryListenerAndLocksTheDataDir(t *testing.T) {
 	if code, body := get(t, urls["admin"]+"/debug/pprof/goroutine?debug=1", "Authorization", "Bearer "+strings.TrimSpace(string(token))); code != 200 || !strings.Contains(body, "goroutine profile") {
 		t.Errorf("pprof with token: %d", code)
 	}
+	if code, _ := get(t, urls["admin"]+"/debug/pprof/trace?seconds=0.1"); code != 401 {
+		t.Errorf("execution trace without token: %d", code)
+	}
+	if code, body := get(t, urls["admin"]+"/debug/pprof/trace?seconds=0.1", "Authorization", "Bearer "+strings.TrimSpace(string(token))); code != 200 || !strings.HasPrefix(body, "go 1.") {
+		t.Errorf("execution trace with token: %d %.20q", code, body)
+	}
 
 	// A second server on the same data dir fails with a clear message.
 	out, err := exec.Command(pmxBin, "serve", "--data-dir", dir, "--data-addr", "127.0.0.1:0", "--admin-addr", "127.0.0.1:0").CombinedOutput()

@@ -189,10 +189,11 @@ func serve(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	if serves(cfg.Role, "ingest") { // a read node takes no writes: metrics and profiles only
 		adminMux.Handle("/", server.RequireToken(token, adminAPI.Routes()))
 	}
-	// Go profiles for operators (CPU, heap, goroutines), behind the admin token.
+	// Go profiles for operators (CPU, heap, goroutines, execution trace), behind the admin token.
 	adminMux.Handle("/debug/pprof/", server.RequireToken(token, http.HandlerFunc(pprof.Index)))
 	adminMux.Handle("/debug/pprof", server.RequireToken(token, http.HandlerFunc(pprof.Index))) // no redirect to the subtree
 	adminMux.Handle("/debug/pprof/profile", server.RequireToken(token, http.HandlerFunc(pprof.Profile)))
+	adminMux.Handle("/debug/pprof/trace", server.RequireToken(token, http.HandlerFunc(pprof.Trace))) // GC, scheduler and syscall latencies
 
 	dataG.ready(data, true, nil)
 	catalogG.ready(catalogAPI, false, ipLimit(cfg.IPLimits, ratelimit.Middleware{L: catLimiter, Reject: catalogRateLimited}))
