@@ -91,7 +91,7 @@ func (m *Machine) createOrders(c *Command, ts int64, ev *Event) {
 		}
 		vm := m.viewMark(a, r.IID, ev)
 		ack := m.place(a, r, ts, ev)
-		m.reqP = ""
+		m.reqP, m.reqIID, m.reqTicks = "", 0, 0
 		ev.Acks = append(ev.Acks, ack)
 		m.keepView(vm, a, r.IID, ev)
 		if ack.Status == "ok" && ack.COID != "" && len(m.ccs.pend) > 0 {
@@ -150,6 +150,9 @@ func (m *Machine) place(a *Account, r *OrderReq, ts int64, ev *Event) Ack {
 			return bad("price_outside_bounds")
 		}
 		ticks = int64(p)
+		if *r.P == m.reqP && canonicalPrice(m.reqP) {
+			m.reqIID, m.reqTicks = in.ID, ticks
+		}
 	}
 	q, err := m.parseQty(g, in.ID, r.Qty)
 	if err != nil {

@@ -106,7 +106,7 @@ func (m *Machine) putOrderWire(w *OrderWire, o *Order) {
 	g := in.grid()
 	p := "0"
 	if o.Ticks > 0 {
-		p = m.priceString(g, o.Ticks)
+		p = m.priceString(g, o.IID, o.Ticks)
 	}
 	rest := int64(0)
 	if !o.Terminal {
@@ -135,18 +135,34 @@ func (m *Machine) qtyString(g fixed.Instrument, iid uint32, lots int64) string {
 	return s
 }
 
-// priceString is g.FormatPrice(ticks) without allocating when the price
-// string of the order being placed (m.reqP, from its record) is already
-// that canonical form, as a client's price usually is: each placed order's
-// event row then shares the record's string instead of a new one.
-func (m *Machine) priceString(g fixed.Instrument, ticks int64) string {
-	if s := m.reqP; s != "" && len(s) <= 40 {
-		var buf [40]byte
-		if string(g.AppendPrice(buf[:0], fixedPrice(ticks))) == s {
-			return s
-		}
+// priceString is g.FormatPrice(ticks) for instrument iid, without
+// formatting when the price string of the order being placed (m.reqP, from
+// its record) is that canonical form of ticks on iid, as a client's price
+// usually is (place sets reqIID and reqTicks then): each placed order's
+// event row shares the record's string instead of a new one. A string that
+// is not canonical never equals a formatted price, so no other row could
+// share it.
+func (m *Machine) priceString(g fixed.Instrument, iid uint32, ticks int64) string {
+	if m.reqP != "" && ticks == m.reqTicks && iid == m.reqIID {
+		return m.reqP
 	}
 	return g.FormatPrice(fixedPrice(ticks))
+}
+
+// canonicalPrice reports whether s, a price fixed.ParsePrice accepted, is
+// in the form FormatPrice gives (appendUnits): no leading zero but the one
+// before a point, no trailing zero after one. Such a string is exactly its
+// value's formatted form on the grid that accepted it.
+func canonicalPrice(s string) bool {
+	if s == "" || (s[0] == '0' && (len(s) == 1 || s[1] != '.')) {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		if s[i] == '.' {
+			return s[len(s)-1] != '0'
+		}
+	}
+	return true
 }
 
 // OrderData renders o in the long REST form.
