@@ -1,6 +1,7 @@
 package perps
 
 import (
+	"strings"
 	"testing"
 
 	"pmx/internal/exchange/fixed"
@@ -46,32 +47,85 @@ func TestOrderRowPriceIsCanonical(t *testing.T) {
 	}
 }
 
-// canonicalPrice holds for exactly the accepted price strings that are
-// their value's formatted form, on grids of 0 to 4 decimals.
-func TestCanonicalPriceIsTheFormattedForm(t *testing.T) {
-	var yes, no int
-	for d := uint8(0); d <= 4; d++ {
+// plainPrice takes exactly what ParsePrice accepts, with its value, for
+// the strings it takes; it takes every formatted price of up to 5
+// significant figures (integers of any, to 18 digits with the decimals), on
+// grids of 0 to 4 and 12 decimals; what it takes is the formatted form.
+func TestPlainPriceIsParsePrice(t *testing.T) {
+	var taken, left int
+	for _, d := range []uint8{0, 1, 2, 3, 4, 12} {
 		g := fixed.Instrument{PriceDecimals: d, QtyDecimals: 2}
-		for v := int64(1); v <= 30_000; v += 7 {
+		for _, v := range priceValues() {
 			f := g.FormatPrice(fixed.Price(v))
-			for _, s := range []string{f, "0" + f, f + "0", f + ".0", f + ".00", "00" + f, f + "1", "-" + f, f + "."} {
+			for i, s := range []string{f, "0" + f, f + "0", f + ".0", f + ".00", "00" + f, f + "1", f + "7", "-" + f, f + ".", "." + f, f + "5e1", " " + f, "1" + f, f + "9999"} {
+				ticks, ok := plainPrice(g, s)
 				p, err := g.ParsePrice(s)
-				if err != nil {
+				if !ok {
+					if i == 0 && err == nil && (g.FormatPrice(p) == s) && plainExpected(s, d) {
+						t.Fatalf("%d decimals: plainPrice(%q) not taken (ParsePrice %d)", d, s, p)
+					}
+					left++
 					continue
 				}
-				want := g.FormatPrice(p) == s
-				if canonicalPrice(s) != want {
-					t.Fatalf("%d decimals: canonicalPrice(%q) = %v, want %v", d, s, !want, want)
-				}
-				if want {
-					yes++
-				} else {
-					no++
+				taken++
+				if err != nil || int64(p) != ticks || g.FormatPrice(p) != s {
+					t.Fatalf("%d decimals: plainPrice(%q) = %d; ParsePrice %d, %v; formatted %q", d, s, ticks, p, err, g.FormatPrice(p))
 				}
 			}
 		}
 	}
-	if yes < 1000 || no < 1000 {
-		t.Fatalf("only %d canonical and %d other strings", yes, no)
+	if taken < 5000 || left < 5000 {
+		t.Fatalf("only %d strings taken and %d left", taken, left)
 	}
+}
+
+// priceValues are tick counts around every power of ten and sig-fig edge.
+func priceValues() []int64 {
+	var vs []int64
+	for p := int64(1); p <= 1e18 && p > 0; p *= 10 {
+		for _, m := range []int64{1, 2, 9, 10, 11, 99, 100, 101, 12345, 123456, 99999, 100001} {
+			if v := p * m; v > 0 && v/m == p {
+				vs = append(vs, v, v-1, v+1)
+			}
+		}
+	}
+	return vs
+}
+
+// plainExpected is the rule plainPrice states, written separately: at most
+// 5 significant figures unless integral, value·10^d below 10^18.
+func plainExpected(s string, d uint8) bool {
+	intPart, frac, point := s, "", false
+	for i := range s {
+		if s[i] == '.' {
+			intPart, frac, point = s[:i], s[i+1:], true
+		}
+	}
+	if len(intPart)+int(d) > 18 {
+		return false
+	}
+	if !point {
+		return true
+	}
+	digits := strings.TrimLeft(intPart+frac, "0")
+	return len(digits) <= fixed.MaxSigFigs
+}
+
+// FuzzPlainPrice: whatever plainPrice takes, ParsePrice accepts with the
+// same value, and formats back to the same string.
+func FuzzPlainPrice(f *testing.F) {
+	for _, s := range []string{"100", "0.5", "100.05", "12.345", "1.23456", "0100", "100.50", "999999999999999999", "0.00001", "1e5", "-1", "."} {
+		f.Add(s, uint8(2))
+	}
+	f.Fuzz(func(t *testing.T, s string, d uint8) {
+		g := fixed.Instrument{PriceDecimals: d % 13, QtyDecimals: 2}
+		ticks, ok := plainPrice(g, s)
+		if !ok {
+			return
+		}
+		p, err := g.ParsePrice(s)
+		if err != nil || int64(p) != ticks || g.FormatPrice(p) != s {
+			t.Fatalf("plainPrice(%q, %d decimals) = %d; ParsePrice %d, %v", s, g.PriceDecimals, ticks, p, err)
+		}
+	})
 }
