@@ -157,7 +157,9 @@ func (m *Machine) place(a *Account, r *OrderReq, in *Instrument, ts int64, ev *E
 	var ticks int64
 	if r.P != nil {
 		p, plain := plainPrice(g, *r.P) // wire.go: the usual price in one pass
-		if !plain {
+		if plain {
+			auditPlainPrice(g, *r.P, p)
+		} else {
 			pp, err := g.ParsePrice(*r.P)
 			if err != nil {
 				return bad(priceErr(err))
