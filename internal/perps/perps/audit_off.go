@@ -2,7 +2,10 @@
 
 package perps
 
-import "pmx/internal/perps/risk"
+import (
+	"pmx/internal/exchange/fixed"
+	"pmx/internal/perps/risk"
+)
 
 // Without the perpsaudit build tag the audit hooks are empty (audit_on.go).
 
@@ -14,3 +17,4 @@ func (m *Machine) auditRestored()                                          {}
 func (m *Machine) auditView(*risk.Account, risk.Markets, *Account, uint32) {}
 func (m *Machine) auditDecoded([]byte, *Command)                           {}
 func (m *Machine) auditUncrossed(*Instrument, *Order, int64)               {}
+func auditPlainPrice(fixed.Instrument, string, int64)                      {}

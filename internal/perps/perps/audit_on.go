@@ -9,6 +9,7 @@ import (
 	"sort"
 
 	"pmx/internal/exchange/book"
+	"pmx/internal/exchange/fixed"
 	"pmx/internal/perps/risk"
 )
 
@@ -163,4 +164,12 @@ func (m *Machine) uncrossedCommand(in *Instrument, o *Order, ts int64) book.Comm
 		bc.Side = book.Sell
 	}
 	return bc
+}
+
+// auditPlainPrice checks a price plainPrice took against ParsePrice and
+// FormatPrice: the same value, no error, and s its formatted form.
+func auditPlainPrice(g fixed.Instrument, s string, ticks int64) {
+	if p, err := g.ParsePrice(s); err != nil || int64(p) != ticks || g.FormatPrice(p) != s {
+		panic(fmt.Sprintf("perps audit: plain price %q = %d ticks; ParsePrice %d, %v; formatted %q", s, ticks, p, err, g.FormatPrice(p)))
+	}
 }

@@ -27,6 +27,9 @@ func worst(in *Instrument, lots int64) (int64, bool) { return valueMicro(in, in.
 // matter.
 func (m *Machine) exposure(a *Account) (int64, bool) {
 	var sum int64
+	if len(a.Positions) == 0 && len(a.Open) == 0 {
+		return 0, true // a batch's usual account: no map iteration to start
+	}
 	for iid, p := range a.Positions {
 		v, ok := worst(m.inst[iid], p.Size)
 		if !ok {

@@ -65,6 +65,8 @@ type Machine struct {
 	depth     []book.Level         // scratch of the at-fill check (atfill.go)
 	rv        riskScratch          // scratch of the pre-trade check (riskview.go)
 	reqP      string               // the price string of the order being placed (wire.go priceString; scratch)
+	reqIID    uint32               // reqP is the canonical form of reqTicks on reqIID (priceString; scratch)
+	reqTicks  int64                // 0: reqP is not known canonical
 	bs        batchScratch         // what a createOrders' orders share (batch.go; scratch)
 	noQuick   bool                 // every IOC goes through the book (quickioc.go; tests compare both paths)
 	quickIOCs int                  // IOCs that took the quick path (quickioc.go; tests)

@@ -89,11 +89,12 @@ func (m *Machine) createOrders(c *Command, ts int64, ev *Event) {
 		if r.P != nil {
 			m.reqP = *r.P // the order's row may show the request's own price string (priceString)
 		}
-		vm := m.viewMark(a, r.IID, ev)
-		ack := m.place(a, r, ts, ev)
-		m.reqP = ""
-		ev.Acks = append(ev.Acks, ack)
-		m.keepView(vm, a, r.IID, ev)
+		in := m.inst[r.IID] // nil: place refuses the order
+		vm := m.viewMark(a, in, ev)
+		ack := m.place(a, r, in, ts, ev)
+		m.reqP, m.reqIID, m.reqTicks = "", 0, 0
+		putAck(ev, ack)
+		m.keepView(vm, a, in, ev)
 		if ack.Status == "ok" && ack.COID != "" && len(m.ccs.pend) > 0 {
 			m.rv.valid = false
 			m.coidCreated(a, ack.COID, ts, ev)
@@ -104,7 +105,21 @@ func (m *Machine) createOrders(c *Command, ts int64, ev *Event) {
 	}
 }
 
-func (m *Machine) place(a *Account, r *OrderReq, ts int64, ev *Event) Ack {
+// putAck appends ack to ev's acks (made with room for the batch) field by
+// field: an append copies the struct with its write barriers in bulk.
+func putAck(ev *Event, ack Ack) {
+	n := len(ev.Acks)
+	if n == cap(ev.Acks) {
+		ev.Acks = append(ev.Acks, ack)
+		return
+	}
+	ev.Acks = ev.Acks[:n+1]
+	p := &ev.Acks[n]
+	p.Status, p.OID, p.COID, p.Error = ack.Status, ack.OID, ack.COID, ack.Error
+}
+
+// place places r for a; in is m.inst[r.IID] (nil: none).
+func (m *Machine) place(a *Account, r *OrderReq, in *Instrument, ts int64, ev *Event) Ack {
 	bad := func(e string) Ack { return Ack{Status: "err", Error: e, COID: r.C} }
 	tif := "gtc"
 	if r.TIF != nil {
@@ -135,21 +150,29 @@ func (m *Machine) place(a *Account, r *OrderReq, ts int64, ev *Event) Ack {
 	if r.TR {
 		return bad("invalid_command") // TP/SL legs go through placeTPSL
 	}
-	in := m.inst[r.IID]
 	if in == nil {
 		return bad("instrument_not_found")
 	}
 	g := in.grid()
 	var ticks int64
 	if r.P != nil {
-		p, err := g.ParsePrice(*r.P)
-		if err != nil {
-			return bad(priceErr(err))
+		p, plain := plainPrice(g, *r.P) // wire.go: the usual price in one pass
+		if plain {
+			auditPlainPrice(g, *r.P, p)
+		} else {
+			pp, err := g.ParsePrice(*r.P)
+			if err != nil {
+				return bad(priceErr(err))
+			}
+			p = int64(pp)
 		}
-		if int64(p) >= in.Ticks {
+		if p >= in.Ticks {
 			return bad("price_outside_bounds")
 		}
-		ticks = int64(p)
+		ticks = p
+		if plain && *r.P == m.reqP { // canonical: the row may share the string (priceString)
+			m.reqIID, m.reqTicks = in.ID, ticks
+		}
 	}
 	q, err := m.parseQty(g, in.ID, r.Qty)
 	if err != nil {

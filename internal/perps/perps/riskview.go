@@ -111,9 +111,10 @@ type viewMark struct {
 	bal        int64
 }
 
-func (m *Machine) viewMark(a *Account, iid uint32, ev *Event) viewMark {
+// viewMark takes in, the order's instrument (nil: none).
+func (m *Machine) viewMark(a *Account, in *Instrument, ev *Event) viewMark {
 	v := viewMark{tid: m.nextTID, open: len(a.Open), rows: len(ev.Orders), bal: a.Balance}
-	if in := m.inst[iid]; in != nil {
+	if in != nil {
 		v.seq = in.Sequence
 	}
 	return v
@@ -124,8 +125,8 @@ func (m *Machine) viewMark(a *Account, iid uint32, ev *Event) viewMark {
 // price), no book level changed (the mark's best prices), the open orders
 // as many as before and at most one order row (its own: a removed resting
 // order would add another).
-func (m *Machine) keepView(before viewMark, a *Account, iid uint32, ev *Event) {
-	after := m.viewMark(a, iid, ev)
+func (m *Machine) keepView(before viewMark, a *Account, in *Instrument, ev *Event) {
+	after := m.viewMark(a, in, ev)
 	if after.rows > before.rows+1 || after.tid != before.tid || after.seq != before.seq ||
 		after.open != before.open || after.bal != before.bal {
 		m.rv.valid = false

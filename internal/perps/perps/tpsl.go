@@ -168,7 +168,7 @@ func (m *Machine) placeTPSL(a *Account, rs []OrderReq, ts int64, ev *Event) {
 			legs = append(legs, l)
 		}
 		m.newLegs = legs
-		ack := m.place(a, &rs[0], ts, ev)
+		ack := m.place(a, &rs[0], m.inst[rs[0].IID], ts, ev)
 		m.newLegs = nil
 		ev.Acks = append(ev.Acks, ack)
 		if ack.Status != "ok" {

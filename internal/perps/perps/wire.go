@@ -106,7 +106,7 @@ func (m *Machine) putOrderWire(w *OrderWire, o *Order) {
 	g := in.grid()
 	p := "0"
 	if o.Ticks > 0 {
-		p = m.priceString(g, o.Ticks)
+		p = m.priceString(g, o.IID, o.Ticks)
 	}
 	rest := int64(0)
 	if !o.Terminal {
@@ -135,16 +135,15 @@ func (m *Machine) qtyString(g fixed.Instrument, iid uint32, lots int64) string {
 	return s
 }
 
-// priceString is g.FormatPrice(ticks) without allocating when the price
-// string of the order being placed (m.reqP, from its record) is already
-// that canonical form, as a client's price usually is: each placed order's
-// event row then shares the record's string instead of a new one.
-func (m *Machine) priceString(g fixed.Instrument, ticks int64) string {
-	if s := m.reqP; s != "" && len(s) <= 40 {
-		var buf [40]byte
-		if string(g.AppendPrice(buf[:0], fixedPrice(ticks))) == s {
-			return s
-		}
+// priceString is g.FormatPrice(ticks) for instrument iid, without
+// formatting when the price string of the order being placed (m.reqP, from
+// its record) is plain (plainPrice: the formatted form of its value) and
+// that value is ticks on iid; place sets reqIID and reqTicks then. Each
+// placed order's event row then shares the record's string instead of a
+// new one; any other row is formatted.
+func (m *Machine) priceString(g fixed.Instrument, iid uint32, ticks int64) string {
+	if m.reqP != "" && ticks == m.reqTicks && iid == m.reqIID {
+		return m.reqP
 	}
 	return g.FormatPrice(fixedPrice(ticks))
 }
@@ -185,4 +184,60 @@ func abs(v int64) int64 {
 		return -v
 	}
 	return v
+}
+
+// plainPrice is g.ParsePrice(s) for the usual client price, one in the form
+// FormatPrice gives (no leading zero but the one before a point, no trailing
+// zero after one) that ParsePrice accepts without a doubt: a nonzero first
+// digit or "0." before a nonzero last one, at most g's decimals after the
+// point, at most fixed.MaxSigFigs significant figures unless integral, and
+// value·10^decimals below 10^18. ok is false for any other string, which
+// place then hands to ParsePrice (its answer, error or not, stands). One
+// pass over s instead of ParsePrice's two; a plain string is exactly its
+// value's formatted form, so the order's row can share it (priceString).
+func plainPrice(g fixed.Instrument, s string) (ticks int64, ok bool) {
+	dec := int(g.PriceDecimals)
+	if s == "" || dec > fixed.MaxDecimals || len(s) > 19 {
+		return 0, false
+	}
+	var v int64
+	intDigits, fracDigits, sig := 0, 0, 0
+	point := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '.':
+			if point || intDigits == 0 {
+				return 0, false
+			}
+			point = true
+		case c >= '0' && c <= '9':
+			if point {
+				fracDigits++
+			} else {
+				intDigits++
+			}
+			if sig > 0 || c != '0' {
+				sig++
+			}
+			v = v*10 + int64(c-'0') // at most 19 digits below: bounded by the checks after the loop
+		default:
+			return 0, false
+		}
+	}
+	last := s[len(s)-1]
+	switch {
+	case s[0] == '0' && (len(s) == 1 || s[1] != '.'): // a leading zero, or zero itself
+		return 0, false
+	case point && (last == '0' || last == '.'): // a trailing zero or point
+		return 0, false
+	case fracDigits > dec || intDigits+dec > 18:
+		return 0, false
+	case point && sig > fixed.MaxSigFigs:
+		return 0, false
+	}
+	for range dec - fracDigits {
+		v *= 10
+	}
+	return v, true
 }

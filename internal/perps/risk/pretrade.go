@@ -12,54 +12,78 @@ package risk
 // one adds only what its isolated equity does not cover. Available margin is
 // cross equity minus that total.
 
-// instReq is one instrument's order requirement (micro) under s, with extra
-// counted as one more open order when not nil.
-func instReq(c *calc, a *Account, m *Market, s Setting, extra *Order) int64 {
-	var size, buys, sells, loss int64
+// instSums are what an instrument's requirement is made of: the position's
+// size and the open orders' buys, sells and immediate loss (in ticks × lots).
+type instSums struct{ size, buys, sells, loss int64 }
+
+// sums is instSums of m's position and open orders (extra not counted).
+func sums(c *calc, a *Account, m *Market) instSums {
+	var t instSums
 	if p := a.Position(m.ID); p != nil {
-		size = p.Size
-	}
-	add := func(o *Order) {
-		t := o.Ticks
-		if t <= 0 { // a market order: the worst price it can fill at
-			t = m.Mark
-			if m.BandPPM > 0 {
-				lo, hi := m.Band()
-				t = lo
-				if o.Buy {
-					t = hi
-				}
-			}
-		}
-		if o.Buy {
-			buys = c.add(buys, o.Lots)
-			if t > m.Mark {
-				loss = c.add(loss, c.mul(t-m.Mark, o.Lots))
-			}
-		} else {
-			sells = c.add(sells, o.Lots)
-			if t < m.Mark {
-				loss = c.add(loss, c.mul(m.Mark-t, o.Lots))
-			}
-		}
+		t.size = p.Size
 	}
 	for i := range a.Orders {
 		if a.Orders[i].IID == m.ID {
-			add(&a.Orders[i])
+			t.add(c, m, &a.Orders[i])
 		}
 	}
-	if extra != nil {
-		add(extra)
+	return t
+}
+
+// add counts o as one more open order.
+func (t *instSums) add(c *calc, m *Market, o *Order) {
+	p := o.Ticks
+	if p <= 0 { // a market order: the worst price it can fill at
+		p = m.Mark
+		if m.BandPPM > 0 {
+			lo, hi := m.Band()
+			p = lo
+			if o.Buy {
+				p = hi
+			}
+		}
 	}
-	w := max(c.abs(c.add(size, buys)), c.abs(c.sub(size, sells)))
+	if o.Buy {
+		t.buys = c.add(t.buys, o.Lots)
+		if p > m.Mark {
+			t.loss = c.add(t.loss, c.mul(p-m.Mark, o.Lots))
+		}
+	} else {
+		t.sells = c.add(t.sells, o.Lots)
+		if p < m.Mark {
+			t.loss = c.add(t.loss, c.mul(m.Mark-p, o.Lots))
+		}
+	}
+}
+
+// req is the requirement (micro) of these sums under s.
+func (t *instSums) req(c *calc, m *Market, s Setting) int64 {
+	if *t == (instSums{}) && m.Mark > 0 && s.Lev != 0 && int(m.PriceDecimals)+int(m.QtyDecimals)-MicroDecimals <= 18 {
+		return 0 // nothing held or ordered: what the lines below give without their divisions
+	}
+	w := max(c.abs(c.add(t.size, t.buys)), c.abs(c.sub(t.size, t.sells)))
 	im := c.div(m.notional(c, m.Mark, w), s.Lev, ceil)
-	return c.add(im, m.toMicro(c, loss, ceil))
+	return c.add(im, m.toMicro(c, t.loss, ceil))
+}
+
+// instReq is one instrument's order requirement (micro) under s, with extra
+// counted as one more open order when not nil.
+func instReq(c *calc, a *Account, m *Market, s Setting, extra *Order) int64 {
+	t := sums(c, a, m)
+	if extra != nil {
+		t.add(c, m, extra)
+	}
+	return t.req(c, m, s)
 }
 
 // scopeReq is what instrument m takes from cross equity: req itself when
 // cross; the part isolated equity does not cover when isolated.
 func scopeReq(c *calc, a *Account, m *Market, s Setting, extra *Order) int64 {
-	req := instReq(c, a, m, s, extra)
+	return scoped(c, a, m, s, instReq(c, a, m, s, extra))
+}
+
+// scoped is scopeReq of an instrument requirement req.
+func scoped(c *calc, a *Account, m *Market, s Setting, req int64) int64 {
 	if s.Cross {
 		return req
 	}
@@ -68,6 +92,15 @@ func scopeReq(c *calc, a *Account, m *Market, s Setting, extra *Order) int64 {
 		eq = c.add(p.Margin, upnl(c, m.Grid, p.Size, p.Cost, m.Mark))
 	}
 	return max(0, c.sub(req, eq))
+}
+
+// scopeReqs is scopeReq without and with o, from one walk of the account's
+// orders (CheckOrder's before and after).
+func scopeReqs(c *calc, a *Account, m *Market, s Setting, o *Order) (before, after int64) {
+	t := sums(c, a, m)
+	before = scoped(c, a, m, s, t.req(c, m, s))
+	t.add(c, m, o)
+	return before, scoped(c, a, m, s, t.req(c, m, s))
 }
 
 // instruments lists the ids the account has a position or an order in,
@@ -107,6 +140,12 @@ func Available(a *Account, mk Markets, extra *Order) (int64, error) {
 }
 
 func available(c *calc, a *Account, mk Markets, extra *Order) (int64, error) {
+	return availableReq(c, a, mk, extra, nil)
+}
+
+// availableReq is available with scopeReq of extra's instrument (extra
+// counted) given as *xreq (nil: computed): CheckOrder has it already.
+func availableReq(c *calc, a *Account, mk Markets, extra *Order, xreq *int64) (int64, error) {
 	var buf [16]uint32
 	ids := instruments(a, buf[:0])
 	if extra != nil {
@@ -134,6 +173,10 @@ func available(c *calc, a *Account, mk Markets, extra *Order) (int64, error) {
 		}
 		var x *Order
 		if extra != nil && extra.IID == id {
+			if xreq != nil {
+				req = c.add(req, *xreq)
+				continue
+			}
 			x = extra
 		}
 		req = c.add(req, scopeReq(c, a, m, s, x))
@@ -184,15 +227,14 @@ func CheckOrder(a *Account, mk Markets, o Order) error {
 	}
 	var c calc
 	s := a.Setting(&m.Instrument)
-	before := scopeReq(&c, a, m, s, nil)
-	after := scopeReq(&c, a, m, s, &o)
+	before, after := scopeReqs(&c, a, m, s, &o)
 	if err := c.err(); err != nil {
 		return err
 	}
 	if after <= before {
 		return nil
 	}
-	avail, err := available(&c, a, mk, &o)
+	avail, err := availableReq(&c, a, mk, &o, &after) // o's instrument: after, as computed above
 	if err != nil {
 		return err
 	}
