@@ -1,6 +1,7 @@
-// Package jsonstr writes JSON strings exactly as encoding/json does with
-// SetEscapeHTML(false): the one escaper of pmx's hand-written encoders (the
-// data service's feed rows, the ledger's NDJSON). It reads eight plain bytes
+// Package jsonstr writes JSON strings exactly as encoding/json does, with
+// SetEscapeHTML(false) (Append) or by default (AppendHTML): the one escaper
+// of pmx's hand-written encoders (the data service's feed rows, the
+// ledger's NDJSON, the CLOB's snapshot and order answers). It reads eight plain bytes
 // per step, since most text (ids, hashes, titles, URLs) needs no escaping.
 package jsonstr
 
@@ -11,11 +12,18 @@ const hexDigits = "0123456789abcdef"
 // Append appends s as a JSON string, escaping as encoding/json
 // does without HTML escaping: quote, backslash and control bytes; invalid
 // UTF-8 becomes \ufffd; U+2028 and U+2029 are escaped.
-func Append(b []byte, s string) []byte {
+func Append(b []byte, s string) []byte { return appendString(b, s, false) }
+
+// AppendHTML is Append with encoding/json's default HTML escaping as well
+// (<, > and & as \u003c, \u003e, \u0026): json.Marshal's bytes, for
+// encoders held byte-equal to it.
+func AppendHTML(b []byte, s string) []byte { return appendString(b, s, true) }
+
+func appendString(b []byte, s string, html bool) []byte {
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
-		for i+8 <= len(s) && plain8(s[i:i+8]) { // most bytes need no escaping
+		for i+8 <= len(s) && plain8(s[i:i+8]) && (!html || !htmlIn8(s[i:i+8])) { // most bytes need no escaping
 			i += 8
 		}
 		if i == len(s) {
@@ -23,7 +31,7 @@ func Append(b []byte, s string) []byte {
 		}
 		c := s[i]
 		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' {
+			if c >= 0x20 && c != '"' && c != '\\' && !(html && (c == '<' || c == '>' || c == '&')) {
 				i++
 				continue
 			}
@@ -41,7 +49,7 @@ func Append(b []byte, s string) []byte {
 				b = append(b, '\\', 'r')
 			case '\t':
 				b = append(b, '\\', 't')
-			default:
+			default: // control bytes, and <, >, & under AppendHTML
 				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
 			}
 			i++
@@ -81,4 +89,15 @@ func plain8(s string) bool {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	q, bs := x^('"'*ones), x^('\\'*ones)
 	return ((x-0x20*ones)&^x|(q-ones)&^q|(bs-ones)&^bs|x)&highs == 0
+}
+
+// htmlIn8 reports whether any of the 8 bytes of s is <, > or & (the
+// zero-byte test of plain8, per character).
+func htmlIn8(s string) bool {
+	_ = s[7]
+	x := uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	lt, gt, amp := x^('<'*ones), x^('>'*ones), x^('&'*ones)
+	return ((lt-ones)&^lt|(gt-ones)&^gt|(amp-ones)&^amp)&highs != 0
 }

@@ -62,6 +62,40 @@ func FuzzAppend(f *testing.F) {
 	})
 }
 
+// marshal is encoding/json's default form of s (HTML escaping on).
+func marshal(t testing.TB, s string) []byte {
+	q, err := json.Marshal(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return q
+}
+
+// AppendHTML is json.Marshal's bytes, with every special byte class in
+// every lane of the 8-byte skip.
+func TestAppendHTMLWordPath(t *testing.T) {
+	specials := []string{"<", ">", "&", "\"", "\\", "\x00", "\n", "~", "é", "\u2028", "\xff"}
+	for _, sp := range specials {
+		for at := 0; at < 24; at++ {
+			s := strings.Repeat("a", at) + sp + strings.Repeat("b", 24-at)
+			if got, want := AppendHTML(nil, s), marshal(t, s); !bytes.Equal(got, want) {
+				t.Fatalf("%q:\n got %s\nwant %s", s, got, want)
+			}
+		}
+	}
+}
+
+func FuzzAppendHTML(f *testing.F) {
+	for _, s := range []string{"", "plain", "<html>&amp;", "a<b>c&d", "ünïcødé ✓", "bad\xff", "sep\u2028"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := AppendHTML(nil, s), marshal(t, s); !bytes.Equal(got, want) {
+			t.Fatalf("%q:\n got %s\nwant %s", s, got, want)
+		}
+	})
+}
+
 // BenchmarkAppend escapes strings shaped like a feed row's (hashes, titles,
 // URLs): go test -run '^$' -bench Append ./internal/jsonstr/
 func BenchmarkAppend(b *testing.B) {

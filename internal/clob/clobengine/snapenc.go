@@ -3,6 +3,8 @@ package clobengine
 import (
 	"encoding/json"
 	"strconv"
+
+	"pmx/internal/jsonstr"
 )
 
 // The snapshot's three long lists (live orders, recent terminal orders,
@@ -51,21 +53,21 @@ func appendOrderJSON(b []byte, o *Order) []byte {
 		return append(b, "null"...)
 	}
 	b = strconv.AppendUint(append(b, `{"oid":`...), o.OID, 10)
-	b = jsonString(append(b, `,"hash":`...), o.Hash)
+	b = jsonstr.AppendHTML(append(b, `,"hash":`...), o.Hash)
 	b = strconv.AppendUint(append(b, `,"mkt":`...), uint64(o.Mkt), 10)
 	b = strconv.AppendUint(append(b, `,"outcome":`...), uint64(o.Outcome), 10)
-	b = jsonString(append(b, `,"token":`...), o.Token)
+	b = jsonstr.AppendHTML(append(b, `,"token":`...), o.Token)
 	b = strconv.AppendUint(append(b, `,"side":`...), uint64(o.Side), 10)
 	b = strconv.AppendInt(append(b, `,"price":`...), o.Price, 10)
 	b = strconv.AppendInt(append(b, `,"orig":`...), o.Orig, 10)
 	b = strconv.AppendInt(append(b, `,"filled":`...), o.Filled, 10)
-	b = jsonString(append(b, `,"type":`...), o.Type)
+	b = jsonstr.AppendHTML(append(b, `,"type":`...), o.Type)
 	if o.PostOnly {
 		b = append(b, `,"post_only":true`...)
 	}
-	b = jsonString(append(b, `,"maker":`...), o.Maker)
-	b = jsonString(append(b, `,"signer":`...), o.Signer)
-	b = jsonString(append(b, `,"key":`...), o.APIKey)
+	b = jsonstr.AppendHTML(append(b, `,"maker":`...), o.Maker)
+	b = jsonstr.AppendHTML(append(b, `,"signer":`...), o.Signer)
+	b = jsonstr.AppendHTML(append(b, `,"key":`...), o.APIKey)
 	if o.Expiration != 0 {
 		b = strconv.AppendInt(append(b, `,"exp":`...), o.Expiration, 10)
 	}
@@ -74,14 +76,14 @@ func appendOrderJSON(b []byte, o *Order) []byte {
 	if o.FeeBps != 0 {
 		b = strconv.AppendInt(append(b, `,"fee_bps":`...), o.FeeBps, 10)
 	}
-	b = jsonString(append(b, `,"status":`...), o.Status)
+	b = jsonstr.AppendHTML(append(b, `,"status":`...), o.Status)
 	if len(o.Trades) > 0 {
 		b = append(b, `,"trades":[`...)
 		for i, t := range o.Trades {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = jsonString(b, t)
+			b = jsonstr.AppendHTML(b, t)
 		}
 		b = append(b, ']')
 	}
@@ -89,10 +91,10 @@ func appendOrderJSON(b []byte, o *Order) []byte {
 		b = strconv.AppendInt(append(b, `,"due":`...), o.Due, 10)
 	}
 	if o.Builder != "" {
-		b = jsonString(append(b, `,"builder":`...), o.Builder)
+		b = jsonstr.AppendHTML(append(b, `,"builder":`...), o.Builder)
 	}
 	if o.Code != "" {
-		b = jsonString(append(b, `,"code":`...), o.Code)
+		b = jsonstr.AppendHTML(append(b, `,"code":`...), o.Code)
 	}
 	return append(b, '}')
 }
@@ -115,7 +117,7 @@ func appendTradeJSON(b []byte, t *Trade) []byte {
 	if t == nil {
 		return append(b, "null"...)
 	}
-	b = jsonString(append(b, `{"id":`...), t.ID)
+	b = jsonstr.AppendHTML(append(b, `{"id":`...), t.ID)
 	if t.Cmd != 0 {
 		b = strconv.AppendUint(append(b, `,"cmd":`...), t.Cmd, 10)
 	}
@@ -125,21 +127,21 @@ func appendTradeJSON(b []byte, t *Trade) []byte {
 	b = strconv.AppendUint(append(b, `,"match":`...), uint64(t.Match), 10)
 	b = strconv.AppendInt(append(b, `,"size":`...), t.Size, 10)
 	b = strconv.AppendInt(append(b, `,"fee":`...), t.Fee, 10)
-	b = jsonString(append(b, `,"taker_order":`...), t.TakerOrder)
-	b = jsonString(append(b, `,"taker_token":`...), t.TakerToken)
+	b = jsonstr.AppendHTML(append(b, `,"taker_order":`...), t.TakerOrder)
+	b = jsonstr.AppendHTML(append(b, `,"taker_token":`...), t.TakerToken)
 	b = strconv.AppendUint(append(b, `,"taker_side":`...), uint64(t.TakerSide), 10)
 	b = strconv.AppendInt(append(b, `,"price":`...), t.Price, 10)
-	b = jsonString(append(b, `,"taker_maker":`...), t.TakerMaker)
-	b = jsonString(append(b, `,"taker_signer":`...), t.TakerSigner)
-	b = jsonString(append(b, `,"taker_key":`...), t.TakerKey)
+	b = jsonstr.AppendHTML(append(b, `,"taker_maker":`...), t.TakerMaker)
+	b = jsonstr.AppendHTML(append(b, `,"taker_signer":`...), t.TakerSigner)
+	b = jsonstr.AppendHTML(append(b, `,"taker_key":`...), t.TakerKey)
 	b = strconv.AppendUint(append(b, `,"taker_outcome":`...), uint64(t.TakerOut), 10)
-	b = jsonString(append(b, `,"maker_order":`...), t.MakerOrder)
-	b = jsonString(append(b, `,"maker_token":`...), t.MakerToken)
+	b = jsonstr.AppendHTML(append(b, `,"maker_order":`...), t.MakerOrder)
+	b = jsonstr.AppendHTML(append(b, `,"maker_token":`...), t.MakerToken)
 	b = strconv.AppendUint(append(b, `,"maker_side":`...), uint64(t.MakerSide), 10)
 	b = strconv.AppendInt(append(b, `,"maker_price":`...), t.MakerPrice, 10)
-	b = jsonString(append(b, `,"maker_addr":`...), t.MakerAddr)
-	b = jsonString(append(b, `,"maker_signer":`...), t.MakerSigner)
-	b = jsonString(append(b, `,"maker_key":`...), t.MakerKey)
+	b = jsonstr.AppendHTML(append(b, `,"maker_addr":`...), t.MakerAddr)
+	b = jsonstr.AppendHTML(append(b, `,"maker_signer":`...), t.MakerSigner)
+	b = jsonstr.AppendHTML(append(b, `,"maker_key":`...), t.MakerKey)
 	b = strconv.AppendUint(append(b, `,"maker_outcome":`...), uint64(t.MakerOut), 10)
 	if t.MakerFeeBps != 0 {
 		b = strconv.AppendInt(append(b, `,"maker_fee_bps":`...), t.MakerFeeBps, 10)
@@ -148,34 +150,19 @@ func appendTradeJSON(b []byte, t *Trade) []byte {
 		b = strconv.AppendInt(append(b, `,"taker_fee_bps":`...), t.TakerFeeBps, 10)
 	}
 	if t.TakerBuild != "" {
-		b = jsonString(append(b, `,"taker_builder":`...), t.TakerBuild)
+		b = jsonstr.AppendHTML(append(b, `,"taker_builder":`...), t.TakerBuild)
 	}
 	if t.MakerBuild != "" {
-		b = jsonString(append(b, `,"maker_builder":`...), t.MakerBuild)
+		b = jsonstr.AppendHTML(append(b, `,"maker_builder":`...), t.MakerBuild)
 	}
 	if t.TakerCode != "" {
-		b = jsonString(append(b, `,"taker_code":`...), t.TakerCode)
+		b = jsonstr.AppendHTML(append(b, `,"taker_code":`...), t.TakerCode)
 	}
 	if t.MakerCode != "" {
-		b = jsonString(append(b, `,"maker_code":`...), t.MakerCode)
+		b = jsonstr.AppendHTML(append(b, `,"maker_code":`...), t.MakerCode)
 	}
 	if t.Ticks != 0 {
 		b = strconv.AppendInt(append(b, `,"ticks":`...), t.Ticks, 10)
 	}
 	return append(b, '}')
-}
-
-// jsonString appends s as encoding/json writes it: plain printable ASCII
-// as is, anything else (escapes, HTML characters, non-ASCII) through
-// encoding/json itself.
-func jsonString(b []byte, s string) []byte {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
-			q, _ := json.Marshal(s)
-			return append(b, q...)
-		}
-	}
-	b = append(b, '"')
-	b = append(b, s...)
-	return append(b, '"')
 }

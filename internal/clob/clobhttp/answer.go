@@ -1,11 +1,11 @@
 package clobhttp
 
 import (
-	"encoding/json"
 	"strconv"
 
 	"pmx/internal/amount"
 	"pmx/internal/clob/clobengine"
+	"pmx/internal/jsonstr"
 )
 
 // appendResponse appends the SendOrderResponse of §5.7 for p, byte for
@@ -23,12 +23,12 @@ func appendResponse(b []byte, p clobengine.PlaceResult) []byte {
 	if ok {
 		b = append(b, `""`...)
 	} else {
-		b = appendJSONString(b, p.Err.Msg)
+		b = jsonstr.AppendHTML(b, p.Err.Msg)
 	}
 	b = append(b, `,"orderID":`...)
-	b = appendJSONString(b, p.OrderID)
+	b = jsonstr.AppendHTML(b, p.OrderID)
 	b = append(b, `,"status":`...)
-	b = appendJSONString(b, p.Status)
+	b = jsonstr.AppendHTML(b, p.Status)
 	traded := ok && len(p.TradeIDs) > 0
 	b = append(b, `,"makingAmount":"`...)
 	if traded {
@@ -44,7 +44,7 @@ func appendResponse(b []byte, p clobengine.PlaceResult) []byte {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendJSONString(b, txHash(id))
+			b = jsonstr.AppendHTML(b, txHash(id))
 		}
 	}
 	b = append(b, `],"tradeIDs":[`...)
@@ -53,23 +53,8 @@ func appendResponse(b []byte, p clobengine.PlaceResult) []byte {
 			if i > 0 {
 				b = append(b, ',')
 			}
-			b = appendJSONString(b, id)
+			b = jsonstr.AppendHTML(b, id)
 		}
 	}
 	return append(b, "]}"...)
-}
-
-// appendJSONString appends s as encoding/json quotes it: directly when no
-// byte needs escaping (the ids, hashes and statuses here), else through
-// encoding/json.
-func appendJSONString(b []byte, s string) []byte {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' || c == '<' || c == '>' || c == '&' {
-			q, _ := json.Marshal(s)
-			return append(b, q...)
-		}
-	}
-	b = append(b, '"')
-	b = append(b, s...)
-	return append(b, '"')
 }

@@ -59,16 +59,3 @@ func TestAppendResponseMatchesJSON(t *testing.T) {
 		}
 	}
 }
-
-// FuzzAppendJSONString: any string is quoted exactly as encoding/json does.
-func FuzzAppendJSONString(f *testing.F) {
-	for _, s := range []string{"", "live", "0xab", "<&>", "\"\\", "\x00\x7f\xff", "é\u2028"} {
-		f.Add(s)
-	}
-	f.Fuzz(func(t *testing.T, s string) {
-		want, _ := json.Marshal(s)
-		if got := appendJSONString([]byte("x"), s); !bytes.Equal(got[1:], want) || got[0] != 'x' {
-			t.Fatalf("%q: %s, want %s", s, got, want)
-		}
-	})
-}
