@@ -79,13 +79,9 @@ func (m *Machine) money(c *Command) *clob.Error {
 		m.deposits -= units
 		return nil
 	}
-	id, ok := m.byCond[c.Cond]
-	if !ok {
-		return clob.E(clob.ErrMarketNotFound)
-	}
-	mk := m.markets[id]
-	if mk.Res != nil {
-		return clob.E(clob.ErrMarketResolved)
+	mk, err := m.openMarket(c.Cond)
+	if err != nil {
+		return err
 	}
 	a := m.accts[c.Addr]
 	if c.Op == OpSplit {

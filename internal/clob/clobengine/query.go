@@ -3,6 +3,7 @@ package clobengine
 import (
 	"slices"
 
+	"pmx/internal/clob/clob"
 	"pmx/internal/exchange/book"
 )
 
@@ -11,6 +12,19 @@ import (
 
 // Markets returns the registered markets in id order.
 func (m *Machine) Markets() []*Market { return m.markets }
+
+// openMarket is the unresolved market of a condition, or the refusal
+// (not found, already resolved) of a command that needs one.
+func (m *Machine) openMarket(cond string) (*Market, *clob.Error) {
+	mk := m.MarketByCond(cond)
+	switch {
+	case mk == nil:
+		return nil, clob.E(clob.ErrMarketNotFound)
+	case mk.Res != nil:
+		return nil, clob.E(clob.ErrMarketResolved)
+	}
+	return mk, nil
+}
 
 // MarketByCond returns a market by condition id.
 func (m *Machine) MarketByCond(cond string) *Market {

@@ -26,13 +26,9 @@ const payoutOne = 1_000_000
 // are canceled (reservations released), trading stops for good, and its
 // tokens become claims on the pool.
 func (m *Machine) resolve(seq uint64, ts int64, c *Command) Result {
-	id, ok := m.byCond[c.Cond]
-	if !ok {
-		return Result{Err: clob.E(clob.ErrMarketNotFound)}
-	}
-	mk := m.markets[id]
-	if mk.Res != nil {
-		return Result{Err: clob.E(clob.ErrMarketResolved)}
+	mk, err := m.openMarket(c.Cond)
+	if err != nil {
+		return Result{Err: err}
 	}
 	if len(c.Payouts) != 2 {
 		return Result{Err: clob.E(clob.ErrInvalidPayouts)}
@@ -49,7 +45,7 @@ func (m *Machine) resolve(seq uint64, ts int64, c *Command) Result {
 	}
 	var hit []*Order
 	for _, o := range m.orders {
-		if o.Mkt == id {
+		if o.Mkt == mk.ID {
 			hit = append(hit, o)
 		}
 	}
@@ -75,11 +71,10 @@ func (m *Machine) resolve(seq uint64, ts int64, c *Command) Result {
 // is burned for floor(shares × payout) of each. OpRedeemAll redeems every
 // holder (address order) once: the automatic redemption.
 func (m *Machine) redeem(seq uint64, ts int64, c *Command) Result {
-	id, ok := m.byCond[c.Cond]
-	if !ok {
+	mk := m.MarketByCond(c.Cond)
+	if mk == nil {
 		return Result{Err: clob.E(clob.ErrMarketNotFound)}
 	}
-	mk := m.markets[id]
 	if mk.Res == nil {
 		return Result{Err: clob.E(clob.ErrMarketNotResolved)}
 	}

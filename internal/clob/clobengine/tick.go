@@ -29,13 +29,9 @@ func (mk *Market) GridTicks() int64 {
 // grid); a coarser one changes only the rule for new orders, so resting
 // orders keep their prices and priority.
 func (m *Machine) setTickSize(c *Command) Result {
-	id, ok := m.byCond[c.Cond]
-	if !ok {
-		return Result{Err: clob.E(clob.ErrMarketNotFound)}
-	}
-	mk := m.markets[id]
-	if mk.Res != nil {
-		return Result{Err: clob.E(clob.ErrMarketResolved)}
+	mk, err := m.openMarket(c.Cond)
+	if err != nil {
+		return Result{Err: err}
 	}
 	if _, err := clob.TicksOf(clobTick(c.Ticks)); err != nil {
 		return Result{Err: clob.E(clob.ErrInvalidTickSize)}
@@ -51,7 +47,7 @@ func (m *Machine) setTickSize(c *Command) Result {
 	if mk.Grid == mk.Ticks {
 		mk.Grid = 0
 	}
-	return Result{TickChange: &TickChange{Mkt: id, Cond: mk.ConditionID, Old: old, New: c.Ticks}}
+	return Result{TickChange: &TickChange{Mkt: mk.ID, Cond: mk.ConditionID, Old: old, New: c.Ticks}}
 }
 
 // refine moves mk's internal grid to ticks (a multiple of the current
