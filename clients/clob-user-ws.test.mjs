@@ -9,7 +9,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createSecureClient, forkEnvironmentConfig, OrderSide } from '@polymarket/client';
-import { Address, Secp256k1, Signature, TypedData } from 'ox';
+import { keySigner } from './keysigner.mjs';
 
 const rest = process.env.PMX_CLOB_URL;
 const ws = process.env.PMX_CLOB_WS_USER;
@@ -18,18 +18,6 @@ const token = process.env.PMX_TOKEN_YES;
 if (!rest || !ws || !market || !token) throw new Error('PMX_CLOB_URL, PMX_CLOB_WS_USER, PMX_MARKET and PMX_TOKEN_YES must be set');
 
 const environment = forkEnvironmentConfig({ name: 'pmx', clob: { rest, user: { ws } } });
-
-function keySigner(privateKey) {
-  const address = Address.checksum(Address.fromPublicKey(Secp256k1.getPublicKey({ privateKey })));
-  return {
-    async getAddress() { return address; },
-    async signTypedData(payload) {
-      return Signature.toHex(Secp256k1.sign({ payload: TypedData.getSignPayload(payload), privateKey }));
-    },
-    async signMessage() { throw new Error('not used'); },
-    async sendTransaction() { throw new Error('not used'); },
-  };
-}
 
 async function secure(privateKey) {
   const signer = keySigner(privateKey);

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { createSecureClient, forkEnvironmentConfig } from '@polymarket/client';
 // ox is the client's own dependency (hoisted); it signs here so that the
 // test needs no wallet library.
-import { Address, Secp256k1, Signature, TypedData } from 'ox';
+import { keySigner } from './keysigner.mjs';
 
 const base = process.env.PMX_CLOB_URL;
 if (!base) throw new Error('PMX_CLOB_URL is not set');
@@ -15,21 +15,6 @@ const environment = forkEnvironmentConfig({ name: 'pmx', clob: { rest: base } })
 
 // A minimal Signer over a private key; counts typed-data signatures so the
 // test can tell "reused credentials" from "signed again".
-function keySigner(privateKey) {
-  const address = Address.checksum(Address.fromPublicKey(Secp256k1.getPublicKey({ privateKey })));
-  const signer = {
-    signatures: 0,
-    async getAddress() { return address; },
-    async signTypedData(payload) {
-      signer.signatures++;
-      const digest = TypedData.getSignPayload(payload);
-      return Signature.toHex(Secp256k1.sign({ payload: digest, privateKey }));
-    },
-    async signMessage() { throw new Error('not used'); },
-    async sendTransaction() { throw new Error('not used'); },
-  };
-  return signer;
-}
 
 // Hardhat/Anvil account #2.
 const signer = keySigner('0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a');

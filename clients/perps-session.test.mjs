@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createSecureClient, forkEnvironmentConfig, OrderSide } from '@polymarket/client';
-import { Address, Secp256k1, Signature, TypedData } from 'ox';
+import { keySigner } from './keysigner.mjs';
 
 const clob = process.env.PMX_CLOB_URL;
 const perps = process.env.PMX_PERPS_URL;
@@ -15,18 +15,6 @@ const ws = process.env.PMX_PERPS_WS;
 if (!clob || !perps || !ws) throw new Error('PMX_CLOB_URL, PMX_PERPS_URL and PMX_PERPS_WS must be set');
 
 const environment = forkEnvironmentConfig({ name: 'pmx', clob: { rest: clob }, perps: { rest: perps, ws } });
-
-function keySigner(privateKey) {
-  const address = Address.checksum(Address.fromPublicKey(Secp256k1.getPublicKey({ privateKey })));
-  return {
-    async getAddress() { return address; },
-    async signTypedData(payload) {
-      return Signature.toHex(Secp256k1.sign({ payload: TypedData.getSignPayload(payload), privateKey }));
-    },
-    async signMessage() { throw new Error('not used'); },
-    async sendTransaction() { throw new Error('not used'); },
-  };
-}
 
 // Hardhat/Anvil account #3.
 const signer = keySigner('0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6');
