@@ -160,8 +160,9 @@ func plainString(raw []byte) bool {
 // rowSpans collects, while Compact shapes createOrders args, each order
 // object's value spans in orderRow's field order (a zero span: key absent),
 // so OrderArgs reads the values without scanning the objects again.
-// Irregular objects (a key escaped or repeated) are left to OrderArgs' own
-// pass, which gives up on them exactly as before.
+// Irregular objects (a key escaped or repeated, a string value escaped or
+// not UTF-8) are left to OrderArgs' own pass, which gives up on them exactly
+// as before.
 type rowSpans struct {
 	spans     []span // spans relative to the op's raw bytes
 	irregular bool
@@ -172,14 +173,8 @@ type rowSpans struct {
 func appendShaped(dst, b []byte, v span, sh shape, rows *rowSpans) ([]byte, error) {
 	switch sh.kind {
 	case kStr:
-		if b[v.s] != '"' {
-			return nil, want("want string")
-		}
-		raw := b[v.s+1 : v.e-1]
-		if plainString(raw) {
-			return msgpack.AppendStringBytes(dst, raw), nil
-		}
-		return msgpack.AppendString(dst, stringValue(b, v)), nil
+		dst, _, err := appendStr(dst, b, v)
+		return dst, err
 	case kBool:
 		switch b[v.s] {
 		case 't':
@@ -203,6 +198,19 @@ func appendShaped(dst, b []byte, v span, sh shape, rows *rowSpans) ([]byte, erro
 		return appendObject(dst, b, v, sh.fields, rows)
 	}
 	return nil, want("unsupported")
+}
+
+// appendStr encodes the string at v; plain reports that it needed no
+// unescaping (plainString).
+func appendStr(dst, b []byte, v span) (out []byte, plain bool, err error) {
+	if b[v.s] != '"' {
+		return nil, false, want("want string")
+	}
+	raw := b[v.s+1 : v.e-1]
+	if plainString(raw) {
+		return msgpack.AppendStringBytes(dst, raw), true, nil
+	}
+	return msgpack.AppendString(dst, stringValue(b, v)), false, nil
 }
 
 func appendArray(dst, b []byte, v span, elem shape, rows *rowSpans) ([]byte, error) {
@@ -323,7 +331,16 @@ func appendObject(dst, b []byte, v span, fields []field, rows *rowSpans) ([]byte
 			continue
 		}
 		var err error
-		if dst, err = appendShaped(dst, b, sp, fd.sh, nil); err != nil {
+		if rows != nil && fd.sh.kind == kStr {
+			// A row's strings are read back from their spans unchecked
+			// (orderArgsFromSpans): an escaped one sends the row to the scan.
+			var plain bool
+			dst, plain, err = appendStr(dst, b, sp)
+			rows.irregular = rows.irregular || !plain
+		} else {
+			dst, err = appendShaped(dst, b, sp, fd.sh, nil)
+		}
+		if err != nil {
 			return nil, at(err, "."+fd.name)
 		}
 	}

@@ -153,13 +153,16 @@ func (o Op) appendOrderArgs(dst []OrderArg) (rows []OrderArg, ok bool) {
 // point into one backing slice (ptrs; a regrown slice leaves earlier
 // pointers on the old array, still valid).
 type argStrings struct {
-	all  string
-	ptrs []string
+	all   string
+	ptrs  []string
+	plain bool // every string value is plain (checked by Compact)
 }
 
-// str is the plain string value at v (see plainStringValue).
+// str is the plain string value at v (see plainStringValue). With
+// d.plain (the spans of rows Compact found regular) every string is known
+// plain and only its type is checked.
 func (d *argStrings) str(b []byte, v span) (string, bool) {
-	if b[v.s] != '"' || !plainString(b[v.s+1:v.e-1]) {
+	if b[v.s] != '"' || !d.plain && !plainString(b[v.s+1:v.e-1]) {
 		return "", false
 	}
 	return d.all[v.s+1 : v.e-1], true
@@ -185,7 +188,7 @@ func (o Op) orderArgsFromSpans(dst []OrderArg) ([]OrderArg, bool) {
 		rows = make([]OrderArg, 0, n)
 	}
 	b := o.Args
-	d := argStrings{all: string(b), ptrs: make([]string, 0, 3*n)}
+	d := argStrings{all: string(b), ptrs: make([]string, 0, 3*n), plain: true}
 	for i := range n {
 		a, ok := d.orderArgSpans(b, o.rows[i*nf:(i+1)*nf])
 		if !ok {

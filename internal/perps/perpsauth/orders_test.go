@@ -82,6 +82,11 @@ func TestCompactCollectsOrderSpans(t *testing.T) {
 		{`[{"iid":1,"buy":false,"qty":"0","tr":{"market":true,"trp":"5","tpsl":"sl","slip_bps":30,"parent_oid":7}}]`, true},
 		{`[{"iid":1,"buy":true,"qty":"1"},{"iid":2,"buy":true,"buy":false,"qty":"1"}]`, false},
 		{`[{"iid":1,"\u0062uy":true,"qty":"1"}]`, false},
+		// Strings are read from the spans unchecked: an escaped or non-UTF-8
+		// value must send the batch to the scan (which defers to encoding/json).
+		{`[{"iid":1,"buy":true,"qty":"1"},{"iid":1,"buy":true,"p":"\u0031","qty":"1"}]`, false},
+		{`[{"iid":1,"buy":true,"qty":"1","c":"` + "\xff" + `"}]`, false},
+		{`[{"iid":1,"buy":true,"qty":"1","tif":"i\"oc"}]`, false},
 	} {
 		op, _, err := Compact([]byte(`{"type":"createOrders","args":` + c.args + `}`))
 		if err != nil {
