@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"slices"
 	"strconv"
+	"sync"
 	"unicode/utf8"
 
 	"pmx/internal/crypto/msgpack"
@@ -19,7 +20,11 @@ import (
 // encoding/json (duplicate keys: last wins; keys compared after unescaping,
 // case-sensitively); FuzzCompactDifferential holds it to a reference built on
 // encoding/json.
-func Compact(raw json.RawMessage) (Op, []byte, error) {
+func Compact(raw json.RawMessage) (Op, []byte, error) { return compact(raw, nil, false) }
+
+// compact is Compact appending the packed form to packed and, with pooled,
+// taking a batch's row spans from rowBufs (Op.ReleaseRows gives them back).
+func compact(raw json.RawMessage, packed []byte, pooled bool) (Op, []byte, error) {
 	p := scanner{b: raw}
 	if p.peek() != '{' {
 		return Op{}, nil, invalid("op must be an object")
@@ -86,10 +91,22 @@ func Compact(raw json.RawMessage) (Op, []byte, error) {
 	op.Args, op.checked = raw[args.s:args.e], true
 	var rows *rowSpans
 	if op.Type == "createOrders" {
-		rows = &rowSpans{spans: make([]span, 0, len(orderRow.fields)*(1+len(op.Args)/48))}
+		need := len(orderRow.fields) * (1 + len(op.Args)/48)
+		if pooled {
+			rows = rowBufs.Get().(*rowSpans)
+			op.rowBuf = rows
+		} else {
+			rows = new(rowSpans)
+		}
+		if cap(rows.spans) < need {
+			rows.spans = make([]span, 0, need)
+		}
 	}
 
-	out := make([]byte, 0, 16+len(op.Args))
+	out := packed[:0]
+	if cap(out) < 16+len(op.Args) {
+		out = make([]byte, 0, 16+len(op.Args))
+	}
 	if hasGrp {
 		out = append(out, 0x93)
 	} else {
@@ -155,6 +172,23 @@ func stringValue(b []byte, v span) string {
 // (encoding/json would replace invalid UTF-8 with U+FFFD).
 func plainString(raw []byte) bool {
 	return !slices.Contains(raw, '\\') && utf8.Valid(raw)
+}
+
+// rowBufs recycles the row spans of verified batches (compact with pooled;
+// Op.ReleaseRows). A batch of MaxBatch orders needs under maxPooledSpans.
+var rowBufs = sync.Pool{New: func() any { return new(rowSpans) }}
+
+const maxPooledSpans = 4096
+
+// ReleaseRows hands the row spans Compact collected back for reuse, once
+// the rows are decoded; o scans its args if decoded again. Call it at most
+// once per verified op, and only on the one copy still in use.
+func (o *Op) ReleaseRows() {
+	if b := o.rowBuf; b != nil && cap(b.spans) <= maxPooledSpans {
+		b.spans, b.irregular = b.spans[:0], false
+		rowBufs.Put(b)
+	}
+	o.rowBuf, o.rows = nil, nil
 }
 
 // rowSpans collects, while Compact shapes createOrders args, each order

@@ -124,6 +124,7 @@ type Op struct {
 
 	checked bool   // Compact checked Args' syntax: OrderArgs steps over it unchecked
 	rows    []span // createOrders: the orders' value spans in Args, orderRow's fields per order (Compact; nil: scan)
+	rowBuf  *rowSpans // rows' pooled buffer (VerifyOp), for ReleaseRows
 }
 
 // DecodeArgs decodes the args into dst, refusing unknown fields. Compact

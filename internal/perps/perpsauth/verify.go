@@ -9,6 +9,7 @@ package perpsauth
 import (
 	"encoding/json"
 	"errors"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -149,9 +150,16 @@ type Verified struct {
 // requests that passed everything else (so a forged copy of a signature
 // cannot block the genuine request).
 func (v *Verifier) VerifyOp(r *Request, want string, now time.Time, resolve Resolver) (*Verified, error) {
-	op, packed, err := Compact(r.Op)
+	bp := packedBufs.Get().(*[]byte)
+	op, packed, err := compact(r.Op, *bp, true)
 	if err != nil {
+		packedBufs.Put(bp)
 		return nil, err
+	}
+	dataHash := keccak.Sum256(packed)
+	if cap(packed) <= maxPooledPacked { // hashed: nothing keeps it
+		*bp = packed[:0]
+		packedBufs.Put(bp)
 	}
 	if op.Type != want {
 		return nil, invalid("op.type %q not allowed here", op.Type)
@@ -164,7 +172,7 @@ func (v *Verifier) VerifyOp(r *Request, want string, now time.Time, resolve Reso
 	if err != nil {
 		return nil, err
 	}
-	digest := eip712.Digest(v.opSep, eip712.OpHash(keccak.Sum256(packed), r.Salt, r.Ts))
+	digest := eip712.Digest(v.opSep, eip712.OpHash(dataHash, r.Salt, r.Ts))
 	sig, err := secp.ParseSignature(r.Sig)
 	if err != nil {
 		return nil, ErrInvalidSignature
@@ -188,6 +196,12 @@ func (v *Verifier) VerifyOp(r *Request, want string, now time.Time, resolve Reso
 	}
 	return ver, nil
 }
+
+// packedBufs recycles the compact forms VerifyOp hashes; one of a
+// 100-order batch fits in maxPooledPacked.
+var packedBufs = sync.Pool{New: func() any { return new([]byte) }}
+
+const maxPooledPacked = 64 << 10
 
 func int64ms(ts uint64) int64 {
 	if ts > 1<<62 {

@@ -61,6 +61,7 @@ func (s *Service) Trade(opType string, req *perpsauth.Request) TradeResult {
 	case perps.KCreateOrders:
 		bufs := orderBufs.Get().(*orderBuf)
 		rows, err := v.Op.AppendOrderArgs(bufs.rows)
+		v.Op.ReleaseRows()      // decoded: the spans are free
 		defer bufs.put(rows, c) // c is encoded (or refused) by then
 		if err != nil {
 			return fail(AsError(err))
