@@ -122,8 +122,8 @@ type Op struct {
 	Args json.RawMessage
 	Grp  string // createOrders only; "" when absent
 
-	checked bool   // Compact checked Args' syntax: OrderArgs steps over it unchecked
-	rows    []span // createOrders: the orders' value spans in Args, orderRow's fields per order (Compact; nil: scan)
+	checked bool      // Compact checked Args' syntax: OrderArgs steps over it unchecked
+	rows    []span    // createOrders: the orders' value spans in Args, orderRow's fields per order (Compact; nil: scan)
 	rowBuf  *rowSpans // rows' pooled buffer (VerifyOp), for ReleaseRows
 }
 
