@@ -3,6 +3,7 @@ package perpsauth
 import (
 	"encoding/json"
 	"math"
+	"strings"
 )
 
 // OrderArg is one createOrders item as signed (perps.md §3.3). Pointers are
@@ -149,20 +150,33 @@ func (o Op) appendOrderArgs(dst []OrderArg) (rows []OrderArg, ok bool) {
 }
 
 // argStrings hands out a batch's string values without an allocation each:
-// they are substrings of one copy of the args (all), and the optional ones
+// they are substrings of one copy of the args (all) or, when the spans are
+// known (plain), of one buffer holding only the values (vals, grown to
+// their total up front: one allocation; written bytes never move, so the
+// substrings stay valid; a resting order's coid keeps those bytes alive,
+// not a copy of the whole args). The optional ones
 // point into one backing slice (ptrs; a regrown slice leaves earlier
 // pointers on the old array, still valid).
 type argStrings struct {
 	all   string
+	vals  strings.Builder
 	ptrs  []string
-	plain bool // every string value is plain (checked by Compact)
+	plain bool // every string value is plain (checked by Compact); copied into vals
 }
 
 // str is the plain string value at v (see plainStringValue). With
 // d.plain (the spans of rows Compact found regular) every string is known
 // plain and only its type is checked.
 func (d *argStrings) str(b []byte, v span) (string, bool) {
-	if b[v.s] != '"' || !d.plain && !plainString(b[v.s+1:v.e-1]) {
+	if b[v.s] != '"' {
+		return "", false
+	}
+	if d.plain {
+		at := d.vals.Len()
+		d.vals.Write(b[v.s+1 : v.e-1])
+		return d.vals.String()[at:], true
+	}
+	if !plainString(b[v.s+1 : v.e-1]) {
 		return "", false
 	}
 	return d.all[v.s+1 : v.e-1], true
@@ -188,7 +202,8 @@ func (o Op) orderArgsFromSpans(dst []OrderArg) ([]OrderArg, bool) {
 		rows = make([]OrderArg, 0, n)
 	}
 	b := o.Args
-	d := argStrings{all: string(b), ptrs: make([]string, 0, 3*n), plain: true}
+	d := argStrings{ptrs: make([]string, 0, 3*n), plain: true}
+	d.vals.Grow(stringBytes(o.rows))
 	for i := range n {
 		a, ok := d.orderArgSpans(b, o.rows[i*nf:(i+1)*nf])
 		if !ok {
@@ -197,6 +212,18 @@ func (o Op) orderArgsFromSpans(dst []OrderArg) ([]OrderArg, bool) {
 		rows = append(rows, a)
 	}
 	return rows, true
+}
+
+// stringBytes bounds the bytes of a batch's string values (p, qty, tif, c;
+// quotes included) from its spans.
+func stringBytes(rows []span) int {
+	n, nf := 0, len(orderRow.fields)
+	for i := 0; i+nf <= len(rows); i += nf {
+		for _, f := range [...]int{2, 3, 4, 7} {
+			n += rows[i+f].e - rows[i+f].s
+		}
+	}
+	return n
 }
 
 // orderArgSpans decodes one order from its value spans (orderRow's fields:
