@@ -18,17 +18,29 @@ var orderBufs = sync.Pool{New: func() any { return new(orderBuf) }}
 type orderBuf struct {
 	rows   []perpsauth.OrderArg
 	orders []perps.OrderReq
+	cmd    perps.Command // the batch's command (free once Submit returns)
+	replay [32]byte      // cmd.Replay's bytes
+}
+
+// command is b.cmd set to a createOrders command for account with replay
+// key rk.
+func (b *orderBuf) command(account string, rk perpsauth.ReplayKey) *perps.Command {
+	b.replay = rk.Bytes()
+	b.cmd = perps.Command{Kind: perps.KCreateOrders, Account: account, Replay: b.replay[:]}
+	return &b.cmd
 }
 
 // put returns the buffers (cleared: they hold the request's strings) to
 // the pool; oversized ones (a refused batch beyond MaxBatch) are dropped.
-func (b *orderBuf) put(rows []perpsauth.OrderArg, c *perps.Command) {
+func (b *orderBuf) put(rows []perpsauth.OrderArg) {
+	c := &b.cmd
 	if cap(rows) > MaxBatch || cap(c.Orders) > MaxBatch {
 		return
 	}
 	clear(rows[:cap(rows)])
 	clear(c.Orders)
 	b.rows, b.orders = rows[:0], c.Orders[:0]
+	b.cmd = perps.Command{}
 	orderBufs.Put(b)
 }
 
@@ -49,9 +61,16 @@ func (s *Service) Trade(opType string, req *perpsauth.Request) TradeResult {
 	if err != nil {
 		return TradeResult{Err: AsError(err)}
 	}
-	c := &perps.Command{Kind: opType, Account: v.Account.Hex()}
-	rk := v.Replay.Bytes()
-	c.Replay = rk[:]
+	var c *perps.Command
+	var bufs *orderBuf // createOrders: the command and its rows, reused
+	if opType == perps.KCreateOrders {
+		bufs = orderBufs.Get().(*orderBuf)
+		c = bufs.command(v.Account.Hex(), v.Replay)
+	} else {
+		c = &perps.Command{Kind: opType, Account: v.Account.Hex()}
+		rk := v.Replay.Bytes()
+		c.Replay = rk[:]
+	}
 	fail := func(e *Error) TradeResult {
 		s.ver.Replay().Remove(v.Replay) // not executed: the identical request may be resent
 		return TradeResult{Err: e}
@@ -59,10 +78,9 @@ func (s *Service) Trade(opType string, req *perpsauth.Request) TradeResult {
 	actions, n := 0, 0
 	switch opType {
 	case perps.KCreateOrders:
-		bufs := orderBufs.Get().(*orderBuf)
 		rows, err := v.Op.AppendOrderArgs(bufs.rows)
-		v.Op.ReleaseRows()      // decoded: the spans are free
-		defer bufs.put(rows, c) // c is encoded (or refused) by then
+		v.Op.ReleaseRows()   // decoded: the spans are free
+		defer bufs.put(rows) // c is applied (or refused) by then
 		if err != nil {
 			return fail(AsError(err))
 		}
