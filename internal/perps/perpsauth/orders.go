@@ -57,10 +57,20 @@ func (o Op) DecodeOrderArgs() ([]OrderArg, error) { return o.AppendOrderArgs(nil
 // AppendOrderArgs is DecodeOrderArgs into dst's backing array when it is
 // large enough (a buffer the caller reuses; nil: a new one).
 func (o Op) AppendOrderArgs(dst []OrderArg) ([]OrderArg, error) {
-	if rows, ok := o.appendOrderArgs(dst); ok {
-		return rows, nil
+	rows, _, err := o.AppendOrderArgsPtrs(dst, nil)
+	return rows, err
+}
+
+// AppendOrderArgsPtrs is AppendOrderArgs with the strings that the rows'
+// pointer fields (P, TIF, C) point to held in ptrs' backing array when it
+// is large enough, returned for the caller to reuse once done with the rows
+// (clear it first: it holds the request's strings).
+func (o Op) AppendOrderArgsPtrs(dst []OrderArg, ptrs []string) ([]OrderArg, []string, error) {
+	if rows, ptrs, ok := o.appendOrderArgs(dst, ptrs); ok {
+		return rows, ptrs, nil
 	}
-	return o.orderArgsJSON()
+	rows, err := o.orderArgsJSON()
+	return rows, ptrs, err
 }
 
 // orderArg is OrderArg as encoding/json decodes it (type errors are worded
@@ -102,16 +112,19 @@ func (o Op) orderArgsJSON() ([]OrderArg, error) {
 // spelling: plain strings, no nulls, no escaped keys, iid within uint32.
 // ok is false for anything else (DecodeOrderArgs then uses encoding/json).
 // When ok, the rows are what orderArgsJSON gives (FuzzOrderArgsDifferential).
-func (o Op) OrderArgs() (rows []OrderArg, ok bool) { return o.appendOrderArgs(nil) }
+func (o Op) OrderArgs() (rows []OrderArg, ok bool) {
+	rows, _, ok = o.appendOrderArgs(nil, nil)
+	return rows, ok
+}
 
-func (o Op) appendOrderArgs(dst []OrderArg) (rows []OrderArg, ok bool) {
+func (o Op) appendOrderArgs(dst []OrderArg, ptrs []string) (rows []OrderArg, _ []string, ok bool) {
 	if o.rows != nil {
-		return o.orderArgsFromSpans(dst)
+		return o.orderArgsFromSpans(dst, ptrs)
 	}
 	b := o.Args
 	p := scanner{b: b}
 	if p.peek() != '[' {
-		return nil, false
+		return nil, ptrs, false
 	}
 	p.i++
 	rows = dst[:0]
@@ -123,7 +136,7 @@ func (o Op) appendOrderArgs(dst []OrderArg) (rows []OrderArg, ok bool) {
 	for {
 		more, err := p.more(']', &first)
 		if err != nil {
-			return nil, false
+			return nil, ptrs, false
 		}
 		if !more {
 			break
@@ -132,21 +145,21 @@ func (o Op) appendOrderArgs(dst []OrderArg) (rows []OrderArg, ok bool) {
 		if o.checked {
 			v = p.skip()
 		} else if v, err = p.value(1); err != nil {
-			return nil, false
+			return nil, ptrs, false
 		}
 		if b[v.s] != '{' {
-			return nil, false
+			return nil, ptrs, false
 		}
 		a, ok := d.orderArgAt(b, v)
 		if !ok {
-			return nil, false
+			return nil, ptrs, false
 		}
 		rows = append(rows, a)
 	}
 	if p.ws(); p.i != len(b) {
-		return nil, false
+		return nil, ptrs, false
 	}
-	return rows, true
+	return rows, ptrs, true
 }
 
 // argStrings hands out a batch's string values without an allocation each:
@@ -194,24 +207,27 @@ func (d *argStrings) ptr(b []byte, v span) (*string, bool) {
 // orderArgsFromSpans is OrderArgs from the value spans Compact collected:
 // the same values (each key once, none escaped), without a second pass over
 // the objects.
-func (o Op) orderArgsFromSpans(dst []OrderArg) ([]OrderArg, bool) {
+func (o Op) orderArgsFromSpans(dst []OrderArg, ptrs []string) ([]OrderArg, []string, bool) {
 	nf := len(orderRow.fields)
 	n := len(o.rows) / nf
 	rows := dst[:0]
 	if dst == nil || cap(rows) < n {
 		rows = make([]OrderArg, 0, n)
 	}
+	if cap(ptrs) < 3*n {
+		ptrs = make([]string, 0, 3*n)
+	}
 	b := o.Args
-	d := argStrings{ptrs: make([]string, 0, 3*n), plain: true}
+	d := argStrings{ptrs: ptrs[:0], plain: true}
 	d.vals.Grow(stringBytes(o.rows))
 	for i := range n {
 		a, ok := d.orderArgSpans(b, o.rows[i*nf:(i+1)*nf])
 		if !ok {
-			return nil, false
+			return nil, d.ptrs, false
 		}
 		rows = append(rows, a)
 	}
-	return rows, true
+	return rows, d.ptrs, true
 }
 
 // stringBytes bounds the bytes of a batch's string values (p, qty, tif, c;

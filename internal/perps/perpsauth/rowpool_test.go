@@ -52,6 +52,7 @@ func TestReleasedRowsAreNotRead(t *testing.T) {
 	r := rand.New(rand.NewPCG(15, 20))
 	var prev Op
 	var prevWant []OrderArg
+	var ptrs []string // reused as Trade reuses it
 	for i := range 500 {
 		args := randomBatch(r, 1+r.IntN(30))
 		op, _, err := compact([]byte(`{"type":"createOrders","args":`+args+`}`), nil, true)
@@ -62,6 +63,11 @@ func TestReleasedRowsAreNotRead(t *testing.T) {
 		got, ok := op.OrderArgs()
 		if ok != wantOK || !reflect.DeepEqual(got, want) {
 			t.Fatalf("batch %d %s: from pooled spans %v %+v, scanned %v %+v", i, args, ok, got, wantOK, want)
+		}
+		clear(ptrs[:cap(ptrs)])
+		got, ptrs, err = op.AppendOrderArgsPtrs(nil, ptrs[:0])
+		if want, wantErr := op.DecodeOrderArgs(); (err == nil) != (wantErr == nil) || !reflect.DeepEqual(got, want) {
+			t.Fatalf("batch %d %s: into a reused ptrs buffer %+v %v, want %+v %v", i, args, got, err, want, wantErr)
 		}
 		if i > 0 {
 			if again, _ := prev.OrderArgs(); !reflect.DeepEqual(again, prevWant) {

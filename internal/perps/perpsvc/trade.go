@@ -17,6 +17,7 @@ var orderBufs = sync.Pool{New: func() any { return new(orderBuf) }}
 
 type orderBuf struct {
 	rows   []perpsauth.OrderArg
+	ptrs   []string // what rows' pointer fields point to
 	orders []perps.OrderReq
 	cmd    perps.Command // the batch's command (free once Submit returns)
 	replay [32]byte      // cmd.Replay's bytes
@@ -32,14 +33,15 @@ func (b *orderBuf) command(account string, rk perpsauth.ReplayKey) *perps.Comman
 
 // put returns the buffers (cleared: they hold the request's strings) to
 // the pool; oversized ones (a refused batch beyond MaxBatch) are dropped.
-func (b *orderBuf) put(rows []perpsauth.OrderArg) {
+func (b *orderBuf) put(rows []perpsauth.OrderArg, ptrs []string) {
 	c := &b.cmd
-	if cap(rows) > MaxBatch || cap(c.Orders) > MaxBatch {
+	if cap(rows) > MaxBatch || cap(c.Orders) > MaxBatch || cap(ptrs) > 3*MaxBatch {
 		return
 	}
 	clear(rows[:cap(rows)])
+	clear(ptrs[:cap(ptrs)])
 	clear(c.Orders)
-	b.rows, b.orders = rows[:0], c.Orders[:0]
+	b.rows, b.ptrs, b.orders = rows[:0], ptrs[:0], c.Orders[:0]
 	b.cmd = perps.Command{}
 	orderBufs.Put(b)
 }
@@ -78,9 +80,9 @@ func (s *Service) Trade(opType string, req *perpsauth.Request) TradeResult {
 	actions, n := 0, 0
 	switch opType {
 	case perps.KCreateOrders:
-		rows, err := v.Op.AppendOrderArgs(bufs.rows)
-		v.Op.ReleaseRows()   // decoded: the spans are free
-		defer bufs.put(rows) // c is applied (or refused) by then
+		rows, ptrs, err := v.Op.AppendOrderArgsPtrs(bufs.rows, bufs.ptrs)
+		v.Op.ReleaseRows()         // decoded: the spans are free
+		defer bufs.put(rows, ptrs) // c is applied (or refused) by then
 		if err != nil {
 			return fail(AsError(err))
 		}
