@@ -1,6 +1,7 @@
 package perpsauth
 
 import (
+	"bytes"
 	"encoding/json"
 	"reflect"
 	"testing"
@@ -98,4 +99,28 @@ func TestArgCount(t *testing.T) {
 			t.Errorf("%s: got %d want %d", tc.op, got, tc.want)
 		}
 	}
+}
+
+// FuzzParseRequestKeepsNoByteOfBody: a parsed Request owns its bytes (the
+// trade route reuses a body's buffer once it is parsed): overwriting the
+// body afterwards changes nothing in it, on the fast path and through
+// encoding/json alike.
+func FuzzParseRequestKeepsNoByteOfBody(f *testing.F) {
+	for _, s := range requestSeeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		want, wantErr := ParseRequest(bytes.Clone(body))
+		reused := bytes.Clone(body)
+		got, err := ParseRequest(reused)
+		for i := range reused {
+			reused[i] = 'x'
+		}
+		if (err == nil) != (wantErr == nil) || err != nil && err.Error() != wantErr.Error() {
+			t.Fatalf("%q: %v, want %v", body, err, wantErr)
+		}
+		if err == nil && !reflect.DeepEqual(*got, *want) {
+			t.Fatalf("%q: after the body was overwritten %+v, want %+v", body, *got, *want)
+		}
+	})
 }

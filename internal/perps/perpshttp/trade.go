@@ -4,7 +4,6 @@ import (
 	"net/http"
 	"time"
 
-	"pmx/internal/perps/perpsauth"
 	"pmx/internal/perps/perpsvc"
 )
 
@@ -31,11 +30,10 @@ func (s *Server) trade(opType string) http.HandlerFunc {
 		if !s.chargeIP(w, r, 1, batch) {
 			return
 		}
-		body, ok := readBody(w, r)
+		req, ok, err := parseBody(w, r)
 		if !ok {
 			return
 		}
-		req, err := perpsauth.ParseRequest(body)
 		if err == nil && batch && !s.chargeIP(w, r, req.ArgCount()/20, batch) {
 			return
 		}
