@@ -103,6 +103,26 @@ func BenchmarkCompactCreateOrders20(b *testing.B) {
 	m.Report(b)
 }
 
+// BenchmarkCompactPooled20 is the step as VerifyOp and Trade run it: the
+// packed bytes and the row spans reused (against CompactCreateOrders20,
+// which allocates both each time, as the bare endpoint's Compact does).
+func BenchmarkCompactPooled20(b *testing.B) {
+	keyed, _ := orderRows(20)
+	raw := []byte(keyed)
+	b.ReportAllocs()
+	m := cpuclock.Start()
+	var packed []byte
+	for b.Loop() {
+		op, out, err := compact(raw, packed, true)
+		if err != nil {
+			b.Fatal(err)
+		}
+		packed = out[:0]
+		op.ReleaseRows()
+	}
+	m.Report(b)
+}
+
 // BenchmarkReplayAdd measures the replay cache alone.
 func BenchmarkReplayAdd(b *testing.B) {
 	c := NewReplayCache(1 << 30)

@@ -90,13 +90,13 @@ func compact(raw json.RawMessage, packed []byte, pooled bool) (Op, []byte, error
 	}
 	op.Args, op.checked = raw[args.s:args.e], true
 	var rows *rowSpans
+	var local rowSpans // Compact's: stays on the stack
 	if op.Type == "createOrders" {
 		need := len(orderRow.fields) * (1 + len(op.Args)/48)
+		rows = &local
 		if pooled {
-			rows = rowBufs.Get().(*rowSpans)
-			op.rowBuf = rows
-		} else {
-			rows = new(rowSpans)
+			pr := rowBufs.Get().(*rowSpans)
+			rows, op.rowBuf = pr, pr
 		}
 		if cap(rows.spans) < need {
 			rows.spans = make([]span, 0, need)
