@@ -58,10 +58,6 @@ type replayShard struct {
 	mu        sync.Mutex
 	buckets   map[int64]map[[24]byte]struct{} // expiry bucket → keys
 	lastSweep int64
-	// The bucket last added to (most requests share one): Add skips the
-	// outer lookup for it. hot is nil after a sweep.
-	hotB int64
-	hot  map[[24]byte]struct{}
 }
 
 // NewReplayCache holds at most max entries (max <= 0 means 2,000,000).
@@ -85,7 +81,6 @@ func (c *ReplayCache) sweep(s *replayShard, nowMs int64) {
 		return
 	}
 	s.lastSweep = cur
-	s.hot = nil
 	for b, m := range s.buckets {
 		if (b+1)*replayBucketMs <= nowMs {
 			c.count.Add(-int64(len(m)))
@@ -102,29 +97,21 @@ func (c *ReplayCache) Add(k ReplayKey, nowMs int64) error {
 	defer s.mu.Unlock()
 	c.sweep(s, nowMs)
 	b := k.ExpiresMs / replayBucketMs
-	m := s.hot
-	if m == nil || s.hotB != b {
-		m = s.buckets[b]
+	m := s.buckets[b]
+	if _, ok := m[k.id]; ok {
+		return ErrReplayed
 	}
-	if k.ExpiresMs < nowMs || c.count.Load() >= c.max { // not stored: only a lookup
-		if _, ok := m[k.id]; ok {
-			return ErrReplayed
-		}
-		if k.ExpiresMs < nowMs {
-			return nil
-		}
+	if k.ExpiresMs < nowMs {
+		return nil
+	}
+	if c.count.Load() >= c.max {
 		return ErrReplayFull
 	}
 	if m == nil {
 		m = make(map[[24]byte]struct{})
 		s.buckets[b] = m
 	}
-	s.hotB, s.hot = b, m
-	n := len(m)
-	m[k.id] = struct{}{} // one map operation: present already if len is unchanged
-	if len(m) == n {
-		return ErrReplayed
-	}
+	m[k.id] = struct{}{}
 	c.count.Add(1)
 	return nil
 }
