@@ -87,6 +87,7 @@ type Journal struct {
 	f     *os.File
 	off   int64 // write offset: the end of the last record in f
 	spare []byte
+	ring  *uring // syncs a group off the processor (uring_linux.go); nil: fdatasync
 
 	// Zero-filled space ahead of off (zerofill.go).
 	zmu     sync.Mutex
@@ -148,6 +149,7 @@ func Open(dir string, opts Options) (*Journal, Recovery, error) {
 	if opts.SegmentBytes <= 0 {
 		opts.SegmentBytes = 64 << 20
 	}
+	ringOK := opts.Sync == nil
 	if opts.Sync == nil {
 		opts.Sync = syncData
 	}
@@ -220,6 +222,9 @@ func Open(dir string, opts Options) (*Journal, Recovery, error) {
 	j.durable.Store(j.next - 1)
 	rec.LastSeq = j.next - 1
 	j.cur = &Commit{done: make(chan struct{})}
+	if ringOK {
+		j.ring = newURing(opts.runQueue)
+	}
 	go j.flusher()
 	return j, rec, nil
 }
@@ -360,7 +365,7 @@ func (j *Journal) write(c *Commit) error {
 	if _, err := j.f.WriteAt(c.buf, j.off); err != nil {
 		return fmt.Errorf("journal: write: %w", err)
 	}
-	if err := j.opts.Sync(j.f); err != nil {
+	if err := j.sync(); err != nil {
 		return fmt.Errorf("journal: fdatasync: %w", err)
 	}
 	j.zmu.Lock()
@@ -376,6 +381,21 @@ func (j *Journal) write(c *Commit) error {
 	}
 	j.maybeFill()
 	return nil
+}
+
+// sync is the group's fdatasync: through the ring while it works, else
+// opts.Sync (a ring that fails as a ring is dropped for good; its sync is
+// then done directly, which is harmless even if the ring's ran too).
+func (j *Journal) sync() error {
+	if j.ring != nil {
+		err := j.ring.fdatasync(j.f)
+		if err != errRing {
+			return err
+		}
+		j.ring.close()
+		j.ring = nil
+	}
+	return j.opts.Sync(j.f)
 }
 
 // rotate starts a new segment whose first record will be seq first: the
@@ -456,6 +476,9 @@ func (j *Journal) Close() error {
 	}
 	<-j.stopped
 	j.fills.Wait()
+	if j.ring != nil {
+		j.ring.close()
+	}
 	if j.nextF != nil {
 		j.nextF.Close() // left on disk; the next Open removes it
 	}
