@@ -97,6 +97,7 @@ type Journal struct {
 	nextF   *os.File // the prepared next segment (nextName), or nil
 	nextZ   int64    // its zeroed length
 	fills   sync.WaitGroup
+	zring   *uring // the fills' ring (one fill at a time); nil: fdatasync
 
 	segMu sync.Mutex
 	segs  []uint64 // first seq of every segment, ascending; last is active
@@ -223,7 +224,7 @@ func Open(dir string, opts Options) (*Journal, Recovery, error) {
 	rec.LastSeq = j.next - 1
 	j.cur = &Commit{done: make(chan struct{})}
 	if ringOK {
-		j.ring = newURing(opts.runQueue)
+		j.ring, j.zring = newURing(opts.runQueue), newURing(opts.runQueue)
 	}
 	go j.flusher()
 	return j, rec, nil
@@ -383,19 +384,22 @@ func (j *Journal) write(c *Commit) error {
 	return nil
 }
 
-// sync is the group's fdatasync: through the ring while it works, else
-// opts.Sync (a ring that fails as a ring is dropped for good; its sync is
-// then done directly, which is harmless even if the ring's ran too).
-func (j *Journal) sync() error {
-	if j.ring != nil {
-		err := j.ring.fdatasync(j.f)
+// sync is the group's fdatasync (syncVia the flusher's ring).
+func (j *Journal) sync() error { return j.syncVia(&j.ring, j.f) }
+
+// syncVia syncs f through *ring while it works, else with opts.Sync (a
+// ring that fails as a ring is dropped for good; the sync is then done
+// directly, which is harmless even if the ring's ran too).
+func (j *Journal) syncVia(ring **uring, f *os.File) error {
+	if u := *ring; u != nil {
+		err := u.fdatasync(f)
 		if err != errRing {
 			return err
 		}
-		j.ring.close()
-		j.ring = nil
+		u.close()
+		*ring = nil
 	}
-	return j.opts.Sync(j.f)
+	return j.opts.Sync(f)
 }
 
 // rotate starts a new segment whose first record will be seq first: the
@@ -476,8 +480,10 @@ func (j *Journal) Close() error {
 	}
 	<-j.stopped
 	j.fills.Wait()
-	if j.ring != nil {
-		j.ring.close()
+	for _, u := range []*uring{j.ring, j.zring} {
+		if u != nil {
+			u.close()
+		}
 	}
 	if j.nextF != nil {
 		j.nextF.Close() // left on disk; the next Open removes it
