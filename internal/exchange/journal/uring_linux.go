@@ -15,13 +15,17 @@ import (
 // A goroutine blocked in fdatasync keeps its P (the runtime's monitor rarely
 // takes it back under steady load), so on two cores a sync of ~0.5 ms leaves
 // one core to run every other goroutine meanwhile. An fsync handed to
-// io_uring runs in the kernel's own worker thread; the flusher then sleeps on
-// a timer and reads the completion ring between naps. Timers are checked by
-// every scheduling pass (unlike the network poller, which a busy scheduler
-// reads only when its run queues are empty), so the flusher learns of the
-// completion within about a nap. When nothing else is runnable there is no
-// one to give the processor to: it waits in io_uring_enter as a blocking
-// fdatasync would, without a nap's delay.
+// io_uring runs in the kernel's own worker thread, and the flusher waits
+// for its completion parked, holding no P, woken by whichever comes first:
+//   - the network poller, which watches the ring's descriptor: prompt while
+//     the processors idle (they wait in the poller), late when they are busy
+//     (a busy scheduler reads the poller only when its run queues are
+//     empty, or every 10 ms);
+//   - a read deadline one nap away (a runtime timer: every scheduling pass
+//     checks those), after which it looks at the completion ring again:
+//     prompt while the processors are busy.
+// When nothing else is runnable there is no one to give the processor to,
+// and it waits in io_uring_enter as a blocking fdatasync would.
 
 const (
 	sysIOUringSetup = 425 // the same number on every Linux architecture
@@ -30,15 +34,19 @@ const (
 	opFsync        = 3
 	fsyncDatasync  = 1
 	enterGetEvents = 1
+	enterExtArg    = 8
 	featSingleMmap = 1
 
 	offSQRing = 0
 	offCQRing = 0x8000000
 	offSQEs   = 0x10000000
 
-	// uringNap is how long the flusher sleeps between looks at the
-	// completion ring while other goroutines are runnable.
+	// uringNap is the longest the flusher stays parked between looks at
+	// the completion ring.
 	uringNap = 50 * time.Microsecond
+	// uringHold is how long the flusher holds its processor before it
+	// parks, if other goroutines are still runnable then.
+	uringHold = 50 * time.Microsecond
 )
 
 type sqringOffsets struct {
@@ -95,8 +103,13 @@ type uring struct {
 	cqMask         *uint32
 	cqes           unsafe.Pointer
 	sqe            *sqe
-	timer          *time.Timer
+	pf             *os.File        // the ring's descriptor in the network poller
+	rc             syscall.RawConn // pf's
 	runQueue       func() int
+	// A timed wait's argument and timeout, in the heap (never moved) as
+	// the kernel reads them by address; arg points at ts.
+	arg getEventsArg
+	ts  syscall.Timespec
 }
 
 // newURing sets a ring up, or returns nil where io_uring is missing or
@@ -137,8 +150,18 @@ func newURing(runQueue func() int) *uring {
 	u.cqHead, u.cqTail, u.cqMask = u32(u.cqMem, p.cqOff.head), u32(u.cqMem, p.cqOff.tail), u32(u.cqMem, p.cqOff.ringMask)
 	u.cqes = unsafe.Pointer(&u.cqMem[p.cqOff.cqes])
 	u.sqe = (*sqe)(unsafe.Pointer(&u.sqeMem[0]))
-	u.timer = time.NewTimer(time.Hour)
-	u.timer.Stop()
+	u.arg.ts = uint64(uintptr(unsafe.Pointer(&u.ts)))
+	// Non-blocking, so that os.NewFile puts it in the poller (readable:
+	// a completion is waiting).
+	if syscall.SetNonblock(u.fd, true) != nil {
+		u.close()
+		return nil
+	}
+	u.pf = os.NewFile(uintptr(u.fd), "io_uring")
+	if u.rc, err = u.pf.SyscallConn(); err != nil {
+		u.close()
+		return nil
+	}
 	return u
 }
 
@@ -148,25 +171,52 @@ func (u *uring) fdatasync(f *os.File) error {
 	*u.sqArray = 0 // the one entry
 	tail := atomic.LoadUint32(u.sqTail)
 	atomic.StoreUint32(u.sqTail, tail+1)
-	if err := u.enter(1, 0, 0); err != nil {
+	if err := u.enter(1, 0, 0, nil); err != nil {
 		return errRing // the caller stops using the ring and syncs itself
 	}
-	for {
-		if res, ok := u.reap(); ok {
-			if res < 0 {
-				return syscall.Errno(-res)
-			}
-			return nil
-		}
+	// Held first, as a blocking fdatasync would: goroutines made runnable
+	// just now are usually a group's producers, about to block again,
+	// which the other processor serves meanwhile.
+	if err := u.wait(uringHold); err != nil {
+		return errRing
+	}
+	for !u.ready(0) {
 		if u.runQueue() == 0 { // nothing to give the processor to
-			if err := u.enter(0, 1, enterGetEvents); err != nil {
+			if err := u.wait(0); err != nil {
 				return errRing
 			}
 			continue
 		}
-		u.timer.Reset(uringNap)
-		<-u.timer.C
+		// Work that outlasted the hold: parked until the ring is
+		// readable or the nap is over; either way the loop looks again
+		// (an error here is only the deadline).
+		u.pf.SetReadDeadline(time.Now().Add(uringNap))
+		u.rc.Read(u.ready)
 	}
+	res, _ := u.reap()
+	if res < 0 {
+		return syscall.Errno(-res)
+	}
+	return nil
+}
+
+// wait blocks until the completion arrives, or for at most d (0: no limit).
+func (u *uring) wait(d time.Duration) error {
+	if d == 0 {
+		return u.enter(0, 1, enterGetEvents, nil)
+	}
+	u.ts = syscall.NsecToTimespec(int64(d))
+	err := u.enter(0, 1, enterGetEvents|enterExtArg, &u.arg)
+	if err == syscall.ETIME {
+		return nil
+	}
+	return err
+}
+
+// ready reports whether a completion is waiting (RawConn.Read's callback:
+// false parks the caller until the descriptor is readable or the deadline).
+func (u *uring) ready(uintptr) bool {
+	return atomic.LoadUint32(u.cqHead) != atomic.LoadUint32(u.cqTail)
 }
 
 // reap takes the completion, if it has arrived.
@@ -181,10 +231,23 @@ func (u *uring) reap() (int32, bool) {
 	return res, true
 }
 
-// enter submits and/or waits; a wait interrupted by a signal is retried.
-func (u *uring) enter(submit, minComplete, flags uint32) error {
+// getEventsArg is struct io_uring_getevents_arg (IORING_ENTER_EXT_ARG).
+type getEventsArg struct {
+	sigmask   uint64
+	sigmaskSz uint32
+	minWait   uint32
+	ts        uint64 // *struct __kernel_timespec
+}
+
+// enter submits and/or waits; a wait interrupted by a signal is retried
+// (a timed one then waits its whole time again: it is short).
+func (u *uring) enter(submit, minComplete, flags uint32, arg *getEventsArg) error {
+	argp, argSz := uintptr(0), uintptr(0)
+	if arg != nil {
+		argp, argSz = uintptr(unsafe.Pointer(arg)), unsafe.Sizeof(*arg)
+	}
 	for {
-		n, _, errno := syscall.Syscall6(sysIOUringEnter, uintptr(u.fd), uintptr(submit), uintptr(minComplete), uintptr(flags), 0, 0)
+		n, _, errno := syscall.Syscall6(sysIOUringEnter, uintptr(u.fd), uintptr(submit), uintptr(minComplete), uintptr(flags), argp, argSz)
 		switch {
 		case errno == syscall.EINTR && submit == 0:
 			continue
@@ -207,5 +270,9 @@ func (u *uring) close() {
 	if u.sqMem != nil {
 		syscall.Munmap(u.sqMem)
 	}
-	syscall.Close(u.fd)
+	if u.pf != nil {
+		u.pf.Close()
+	} else {
+		syscall.Close(u.fd)
+	}
 }

@@ -7,6 +7,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"testing"
+
+	"pmx/internal/cpuclock"
 )
 
 // TestGroupSyncGoesThroughTheRing: on Linux a journal with the default
@@ -76,5 +78,52 @@ func TestRingSyncAnswersItsOwnCompletion(t *testing.T) {
 		if h, tl := atomic.LoadUint32(u.cqHead), atomic.LoadUint32(u.cqTail); h != tl {
 			t.Fatalf("after sync %d: %d completions left", i, tl-h)
 		}
+	}
+}
+
+// BenchmarkSyncDirectVsRing: one 12 KiB overwrite (a group of a 20-order
+// placement run) plus its fdatasync, called directly or through the ring
+// (waiting blocked, as when nothing else is runnable, or parked, as when
+// something is). cpu-ns/op counts every thread of the process, the ring's
+// kernel worker included.
+func BenchmarkSyncDirectVsRing(b *testing.B) {
+	for _, mode := range []string{"direct", "ring-blocked", "ring-parked"} {
+		b.Run(mode, func(b *testing.B) {
+			f, err := os.Create(filepath.Join(b.TempDir(), "sync"))
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer f.Close()
+			buf := make([]byte, 12<<10)
+			if _, err := f.WriteAt(make([]byte, 64<<20), 0); err != nil {
+				b.Fatal(err)
+			}
+			syncData(f)
+			runnable := 0
+			if mode == "ring-parked" {
+				runnable = 1
+			}
+			u := newURing(func() int { return runnable })
+			if u == nil {
+				b.Fatal("no io_uring")
+			}
+			defer u.close()
+			sync := syncData
+			if mode != "direct" {
+				sync = u.fdatasync
+			}
+			cpu := cpuclock.Start()
+			defer cpu.Report(b)
+			off := int64(0)
+			for b.Loop() {
+				if _, err := f.WriteAt(buf, off); err != nil {
+					b.Fatal(err)
+				}
+				off = (off + int64(len(buf))) % (64 << 20)
+				if err := sync(f); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
