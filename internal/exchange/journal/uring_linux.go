@@ -103,8 +103,9 @@ type uring struct {
 	cqMask         *uint32
 	cqes           unsafe.Pointer
 	sqe            *sqe
-	pf             *os.File        // the ring's descriptor in the network poller
-	rc             syscall.RawConn // pf's
+	pf             *os.File           // the ring's descriptor in the network poller
+	rc             syscall.RawConn    // pf's
+	readyFn        func(uintptr) bool // u.ready, made once (a method value allocates)
 	runQueue       func() int
 	// A timed wait's argument and timeout, in the heap (never moved) as
 	// the kernel reads them by address; arg points at ts.
@@ -151,6 +152,7 @@ func newURing(runQueue func() int) *uring {
 	u.cqes = unsafe.Pointer(&u.cqMem[p.cqOff.cqes])
 	u.sqe = (*sqe)(unsafe.Pointer(&u.sqeMem[0]))
 	u.arg.ts = uint64(uintptr(unsafe.Pointer(&u.ts)))
+	u.readyFn = u.ready
 	// Non-blocking, so that os.NewFile puts it in the poller (readable:
 	// a completion is waiting).
 	if syscall.SetNonblock(u.fd, true) != nil {
@@ -191,7 +193,7 @@ func (u *uring) fdatasync(f *os.File) error {
 		// readable or the nap is over; either way the loop looks again
 		// (an error here is only the deadline).
 		u.pf.SetReadDeadline(time.Now().Add(uringNap))
-		u.rc.Read(u.ready)
+		u.rc.Read(u.readyFn)
 	}
 	res, _ := u.reap()
 	if res < 0 {

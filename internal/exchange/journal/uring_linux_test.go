@@ -127,3 +127,29 @@ func BenchmarkSyncDirectVsRing(b *testing.B) {
 		})
 	}
 }
+
+// TestRingSyncAllocatesNothing: a parked wait (the deadline, the poller's
+// callback) allocates nothing per sync.
+func TestRingSyncAllocatesNothing(t *testing.T) {
+	u := newURing(func() int { return 1 })
+	if u == nil {
+		t.Fatal("io_uring unavailable (kernel, seccomp): this test needs it")
+	}
+	defer u.close()
+	f, err := os.Create(filepath.Join(t.TempDir(), "f"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	buf := make([]byte, 12<<10) // written first, so that the sync outlasts the hold and parks
+	if n := testing.AllocsPerRun(50, func() {
+		if _, err := f.WriteAt(buf, 0); err != nil {
+			t.Fatal(err)
+		}
+		if err := u.fdatasync(f); err != nil {
+			t.Fatal(err)
+		}
+	}); n != 0 {
+		t.Fatalf("%v allocations per sync", n)
+	}
+}
