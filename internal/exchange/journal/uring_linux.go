@@ -9,23 +9,26 @@ import (
 	"unsafe"
 )
 
-// A group's fdatasync without holding a processor (docs/perf/placement.md,
-// the eighth pass).
+// A group's fdatasync (and a zero-fill's) without holding a processor
+// (docs/perf/placement.md, eighth pass).
 //
 // A goroutine blocked in fdatasync keeps its P (the runtime's monitor rarely
 // takes it back under steady load), so on two cores a sync of ~0.5 ms leaves
 // one core to run every other goroutine meanwhile. An fsync handed to
-// io_uring runs in the kernel's own worker thread, and the flusher waits
-// for its completion parked, holding no P, woken by whichever comes first:
-//   - the network poller, which watches the ring's descriptor: prompt while
-//     the processors idle (they wait in the poller), late when they are busy
-//     (a busy scheduler reads the poller only when its run queues are
-//     empty, or every 10 ms);
-//   - a read deadline one nap away (a runtime timer: every scheduling pass
-//     checks those), after which it looks at the completion ring again:
-//     prompt while the processors are busy.
-// When nothing else is runnable there is no one to give the processor to,
-// and it waits in io_uring_enter as a blocking fdatasync would.
+// io_uring runs in the kernel's worker thread instead, and the flusher:
+//   - first holds its P for uringHold in a timed io_uring_enter, as a
+//     blocking fdatasync would: goroutines runnable at that moment are often
+//     a group's producers, about to block again, and once the processors
+//     idle a blocking wait hears of the completion soonest;
+//   - then, while other goroutines are runnable, waits parked (no P held),
+//     woken by whichever comes first: the network poller, which watches the
+//     ring's descriptor (prompt while the processors idle; a busy scheduler
+//     reads it only when its run queues are empty, or every 10 ms), or a
+//     read deadline uringNap away (a runtime timer, which every scheduling
+//     pass checks: prompt while they are busy), and looks again;
+//   - with nothing else runnable, blocks in io_uring_enter.
+// Without io_uring (old kernels, seccomp filters), or should the ring
+// itself fail, the journal calls fdatasync as before (syncVia).
 
 const (
 	sysIOUringSetup = 425 // the same number on every Linux architecture
@@ -160,7 +163,7 @@ func newURing(runQueue func() int) *uring {
 		return nil
 	}
 	u.pf = os.NewFile(uintptr(u.fd), "io_uring")
-	if u.rc, err = u.pf.SyscallConn(); err != nil {
+	if u.rc, err = u.pf.SyscallConn(); err != nil || u.pf.SetReadDeadline(time.Time{}) != nil { // not in the poller: no deadlines
 		u.close()
 		return nil
 	}
@@ -193,7 +196,11 @@ func (u *uring) fdatasync(f *os.File) error {
 		// readable or the nap is over; either way the loop looks again
 		// (an error here is only the deadline).
 		u.pf.SetReadDeadline(time.Now().Add(uringNap))
-		u.rc.Read(u.readyFn)
+		if err := u.rc.Read(u.readyFn); err != nil && !errors.Is(err, os.ErrDeadlineExceeded) {
+			if err := u.wait(0); err != nil { // the poller failed us: block
+				return errRing
+			}
+		}
 	}
 	res, _ := u.reap()
 	if res < 0 {
