@@ -153,3 +153,32 @@ func TestRingSyncAllocatesNothing(t *testing.T) {
 		t.Fatalf("%v allocations per sync", n)
 	}
 }
+
+// TestRingSyncOnlyWhenOthersAreRunnable: a group syncs through the ring
+// while other goroutines are runnable and with fdatasync in the flusher's
+// own thread when none are (the ring's completion count says which).
+func TestRingSyncOnlyWhenOthersAreRunnable(t *testing.T) {
+	var runnable atomic.Int64
+	j, _, err := Open(t.TempDir(), Options{runQueue: func() int { return int(runnable.Load()) }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer j.Close()
+	completions := func() uint32 { return atomic.LoadUint32(j.ring.cqHead) }
+	for i := range 20 {
+		busy := i%2 == 1
+		runnable.Store(0)
+		if busy {
+			runnable.Store(3)
+		}
+		before := j.Groups()
+		c0 := completions()
+		if _, err := j.Append(1, []byte("x")); err != nil {
+			t.Fatal(err)
+		}
+		synced, viaRing := j.Groups()-before, completions()-c0
+		if busy && viaRing != uint32(synced) || !busy && viaRing != 0 {
+			t.Fatalf("append %d (others runnable: %v): %d groups, %d through the ring", i, busy, synced, viaRing)
+		}
+	}
+}
