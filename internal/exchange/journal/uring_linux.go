@@ -27,8 +27,8 @@ import (
 //     read deadline uringNap away (a runtime timer, which every scheduling
 //     pass checks: prompt while they are busy), and looks again;
 //   - with nothing else runnable, blocks in io_uring_enter.
-// With nothing else runnable when the sync begins, the journal calls
-// fdatasync itself instead (syncVia).
+// The journal takes this way only while the processor is wanted (sync):
+// otherwise it calls fdatasync itself.
 // Without io_uring (old kernels, seccomp filters), or should the ring
 // itself fail, the journal calls fdatasync as before (syncVia).
 

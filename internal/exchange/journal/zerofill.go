@@ -137,8 +137,14 @@ func (j *Journal) prepareNext() {
 	}
 }
 
-// fillSync is a fill's fdatasync, through the fills' own ring (syncVia).
-func (j *Journal) fillSync(f *os.File) error { return j.syncVia(&j.zring, f) }
+// fillSync is a fill's fdatasync, through the fills' own ring (syncVia)
+// while other goroutines are runnable.
+func (j *Journal) fillSync(f *os.File) error {
+	if j.opts.runQueue() > 0 {
+		return j.syncVia(&j.zring, f)
+	}
+	return j.opts.Sync(f)
+}
 
 // endFill ends a fill; zmu is held and is released.
 func (j *Journal) endFill() {
