@@ -98,7 +98,8 @@ type Journal struct {
 	nextF   *os.File // the prepared next segment (nextName), or nil
 	nextZ   int64    // its zeroed length
 	fills   sync.WaitGroup
-	zring   *uring // the fills' ring (one fill at a time); nil: fdatasync
+	zring   *uring     // the fills' ring (one fill at a time); nil: fdatasync
+	zrunq   func() int // the fills' run-queue reader
 
 	segMu sync.Mutex
 	segs  []uint64 // first seq of every segment, ascending; last is active
@@ -155,8 +156,9 @@ func Open(dir string, opts Options) (*Journal, Recovery, error) {
 	if opts.Sync == nil {
 		opts.Sync = syncData
 	}
+	fillRunQueue := opts.runQueue // the fills' own reader: runnableGoroutines' is not safe to share
 	if opts.runQueue == nil {
-		opts.runQueue = runnableGoroutines()
+		opts.runQueue, fillRunQueue = runnableGoroutines(), runnableGoroutines()
 	}
 	if opts.lingerStep <= 0 {
 		opts.lingerStep = max(opts.Linger/8, time.Microsecond)
@@ -171,7 +173,7 @@ func Open(dir string, opts Options) (*Journal, Recovery, error) {
 	if err != nil {
 		return nil, Recovery{}, err
 	}
-	j := &Journal{dir: dir, opts: opts, wake: make(chan struct{}, 1), quit: make(chan struct{}), stopped: make(chan struct{})}
+	j := &Journal{dir: dir, opts: opts, zrunq: fillRunQueue, wake: make(chan struct{}, 1), quit: make(chan struct{}), stopped: make(chan struct{})}
 	j.zcond = sync.NewCond(&j.zmu)
 	// A next segment prepared before a crash or Close is not reused.
 	if err := os.Remove(filepath.Join(dir, nextName)); err != nil && !os.IsNotExist(err) {
@@ -225,7 +227,7 @@ func Open(dir string, opts Options) (*Journal, Recovery, error) {
 	rec.LastSeq = j.next - 1
 	j.cur = &Commit{done: make(chan struct{})}
 	if ringOK {
-		j.ring, j.zring = newURing(opts.runQueue), newURing(opts.runQueue)
+		j.ring, j.zring = newURing(opts.runQueue), newURing(fillRunQueue)
 	}
 	go j.flusher()
 	return j, rec, nil

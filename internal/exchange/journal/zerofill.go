@@ -140,7 +140,7 @@ func (j *Journal) prepareNext() {
 // fillSync is a fill's fdatasync, through the fills' own ring (syncVia)
 // while other goroutines are runnable.
 func (j *Journal) fillSync(f *os.File) error {
-	if j.opts.runQueue() > 0 {
+	if j.zrunq() > 0 {
 		return j.syncVia(&j.zring, f)
 	}
 	return j.opts.Sync(f)
