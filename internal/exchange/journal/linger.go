@@ -22,7 +22,8 @@ import (
 // the linger never exceeds Options.Linger in all.
 
 // runnableGoroutines returns a reader of the scheduler's run-queue length.
-// Each journal has its own sample (metrics.Read is not safe on a shared one).
+// Each reader has its own sample (metrics.Read is not safe on a shared one):
+// a journal has one for its flusher and one for its fills.
 func runnableGoroutines() func() int {
 	s := []metrics.Sample{{Name: "/sched/goroutines/runnable:goroutines"}}
 	return func() int {

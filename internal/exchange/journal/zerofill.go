@@ -104,7 +104,7 @@ func (j *Journal) maybeFill() {
 // waits in waitFill.
 func (j *Journal) fill(f *os.File, off, n int64) {
 	defer j.fills.Done()
-	err := writeZeros(f, off, n, j.opts.Sync)
+	err := writeZeros(f, off, n, j.fillSync)
 	j.zmu.Lock()
 	if err == nil && f == j.f {
 		j.zend = max(j.zend, off+n)
@@ -123,7 +123,7 @@ func (j *Journal) prepareNext() {
 	n := j.fillSize(0)
 	f, err := os.OpenFile(path, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, 0o644)
 	if err == nil {
-		if err = writeZeros(f, 0, n, j.opts.Sync); err != nil {
+		if err = writeZeros(f, 0, n, j.fillSync); err != nil {
 			f.Close()
 		}
 	}
@@ -135,6 +135,15 @@ func (j *Journal) prepareNext() {
 	if err != nil {
 		j.fail(fmt.Errorf("journal: preparing the next segment: %w", err))
 	}
+}
+
+// fillSync is a fill's fdatasync, through the fills' own ring (syncVia)
+// while other goroutines are runnable.
+func (j *Journal) fillSync(f *os.File) error {
+	if j.zrunq() > 0 {
+		return j.syncVia(&j.zring, f)
+	}
+	return j.opts.Sync(f)
 }
 
 // endFill ends a fill; zmu is held and is released.
