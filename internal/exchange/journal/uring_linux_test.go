@@ -49,16 +49,7 @@ func TestGroupSyncGoesThroughTheRing(t *testing.T) {
 // returned before its own, answers wrong.
 func TestRingSyncAnswersItsOwnCompletion(t *testing.T) {
 	var runnable atomic.Int64
-	u := newURing(func() int { return int(runnable.Load()) })
-	if u == nil {
-		t.Fatal("io_uring unavailable (kernel, seccomp): this test needs it")
-	}
-	defer u.close()
-	f, err := os.Create(filepath.Join(t.TempDir(), "f"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
+	u, f := mustRingAndFile(t, func() int { return int(runnable.Load()) })
 	closed, err := os.Create(filepath.Join(t.TempDir(), "g"))
 	if err != nil {
 		t.Fatal(err)
@@ -131,16 +122,7 @@ func BenchmarkSyncDirectVsRing(b *testing.B) {
 // TestRingSyncAllocatesNothing: a parked wait (the deadline, the poller's
 // callback) allocates nothing per sync.
 func TestRingSyncAllocatesNothing(t *testing.T) {
-	u := newURing(func() int { return 1 })
-	if u == nil {
-		t.Fatal("io_uring unavailable (kernel, seccomp): this test needs it")
-	}
-	defer u.close()
-	f, err := os.Create(filepath.Join(t.TempDir(), "f"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
+	u, f := mustRingAndFile(t, func() int { return 1 })
 	buf := make([]byte, 12<<10) // written first, so that the sync outlasts the hold and parks
 	if n := testing.AllocsPerRun(50, func() {
 		if _, err := f.WriteAt(buf, 0); err != nil {
@@ -185,4 +167,21 @@ func TestRingSyncOnlyWhenTheProcessorIsWanted(t *testing.T) {
 			t.Fatalf("append %d (others runnable: %v, before: %v): %d groups, %d through the ring", i, b, i > 0 && busy[i-1], synced, viaRing)
 		}
 	}
+}
+
+// mustRingAndFile returns a ring reading runQueue and an empty file, both
+// closed when the test ends; a machine without io_uring fails the test.
+func mustRingAndFile(t *testing.T, runQueue func() int) (*uring, *os.File) {
+	t.Helper()
+	u := newURing(runQueue)
+	if u == nil {
+		t.Fatal("io_uring unavailable (kernel, seccomp): this test needs it")
+	}
+	t.Cleanup(u.close)
+	f, err := os.Create(filepath.Join(t.TempDir(), "f"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.Close() })
+	return u, f
 }
