@@ -185,3 +185,43 @@ func mustRingAndFile(t *testing.T, runQueue func() int) (*uring, *os.File) {
 	t.Cleanup(func() { f.Close() })
 	return u, f
 }
+
+// TestRingThatFailsIsDroppedForFdatasync: a ring that fails as a ring (its
+// descriptor gone) is dropped for good and the group is synced directly:
+// every append still succeeds, the records read back, and the journal
+// keeps fdatasync from then on.
+func TestRingThatFailsIsDroppedForFdatasync(t *testing.T) {
+	dir := t.TempDir()
+	j, _, err := Open(dir, Options{runQueue: func() int { return 1 }}) // always wanted: the ring's way
+	if err != nil {
+		t.Fatal(err)
+	}
+	if j.ring == nil {
+		t.Fatal("io_uring unavailable (kernel, seccomp): this test needs it")
+	}
+	if _, err := j.Append(1, []byte("before")); err != nil { // the first group syncs directly, then the ring is wanted
+		t.Fatal(err)
+	}
+	if err := j.ring.pf.Close(); err != nil { // the ring's descriptor, closed under it
+		t.Fatal(err)
+	}
+	for i := range 5 {
+		if _, err := j.Append(int64(i+2), []byte("after")); err != nil {
+			t.Fatalf("append %d: %v", i, err)
+		}
+	}
+	if j.ring != nil { // read after Append returned: the flusher's write happened before
+		t.Fatal("the failed ring is still in use")
+	}
+	if err := j.Close(); err != nil {
+		t.Fatal(err)
+	}
+	k, rec, err := Open(dir, Options{Sync: syncData})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer k.Close()
+	if rec.LastSeq != 6 {
+		t.Fatalf("replayed up to %d, want 6", rec.LastSeq)
+	}
+}
