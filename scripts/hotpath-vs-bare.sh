@@ -13,6 +13,10 @@
 # an otherwise quiet machine; each line notes the load average.
 # PMX_HOTPATH_ROUTES="trades positions" runs only those routes (names as
 # printed); PMX_HOTPATH_GOGC sets the server's GOGC (default: the runtime's).
+# PMX_HOTPATH_PAIRS=N replaces the rounds with N alternating 2 s runs of one
+# long-lived bare endpoint and pmx on one route (the first of
+# PMX_HOTPATH_ROUTES, default positions): whether a slow run is the
+# machine's (both sides) or pmx's (docs/perf/hotpath.md, sixth pass).
 set -euo pipefail
 dir=${1:?usage: hotpath-vs-bare.sh DATA_DIR [REPS] [STORE_URL]}
 reps=${2:-2}
@@ -50,20 +54,41 @@ gcs() { grep -c '^gc ' "$bin/serve.log" || true; } # pmx's GC cycles so far (gct
 # ran something else on this vCPU).
 preempts() { cat /proc/"$1"/task/*/status 2>/dev/null | awk '/^nonvoluntary_ctxt_switches/ {s += $2} END {print s + 0}'; }
 steal() { awk '/^cpu0 / {print $9}' /proc/stat; }
-# run PID URL [HEADER]: "rps=.. p99=.. cpu-us/req=.." of one 5 s run against the process PID,
+# run PID URL [HEADER] [DURATION]: "rps=.. p99=.. cpu-us/req=.." of one run (default 5 s) against the process PID,
 # for pmx the GC cycles it ran meanwhile, then the machine's share (preempts, steal).
 run() {
 	local c0 out c1 req g0 x0 s0
 	c0=$(cpu "$1") g0=$(gcs) x0=$(preempts "$1") s0=$(steal)
 	if [ -n "${3:-}" ]; then
-		out=$(GOMAXPROCS=1 taskset -c 1 "$bin/pmx" bench --clients 32 --duration 5s --warmup 0s --header "$3" "$2")
+		out=$(GOMAXPROCS=1 taskset -c 1 "$bin/pmx" bench --clients 32 --duration "${4:-5s}" --warmup 0s --header "$3" "$2")
 	else
-		out=$(GOMAXPROCS=1 taskset -c 1 "$bin/pmx" bench --clients 32 --duration 5s --warmup 0s "$2")
+		out=$(GOMAXPROCS=1 taskset -c 1 "$bin/pmx" bench --clients 32 --duration "${4:-5s}" --warmup 0s "$2")
 	fi
 	c1=$(cpu "$1")
 	req=$(sed -n 's/.*requests=\([0-9]*\).*/\1/p' <<<"$out")
 	echo "rps=$(sed -n 's/.* rps=\([0-9]*\).*/\1/p' <<<"$out") p99=$(sed -n 's/.* p99=\([0-9.]*ms\).*/\1/p' <<<"$out") cpu-us/req=$(((c1 - c0) * 1000000 / tick / (req > 0 ? req : 1)))$([ "$1" = "$pid" ] && echo " gc=$(($(gcs) - g0))") preempted=$(($(preempts "$1") - x0)) steal-ms=$((($(steal) - s0) * 1000 / tick))"
 }
+# bare DURATION URLFILE: loadgen's bare endpoint on core 0 serving URLFILE's bytes, its pid in bpid.
+bare() {
+	GOMAXPROCS=1 taskset -c 0 env PMX_BARE_ADDR="127.0.0.1:$bp" PMX_BARE_URLS="$2" PMX_BARE_FOR="$1" \
+		"$bin/loadgen.test" -test.run '^$' -test.bench ServeBare -test.benchtime 1x >/dev/null 2>&1 &
+	bpid=$!
+	for i in $(seq 50); do curl -s -o /dev/null "http://127.0.0.1:$bp$path" && break || sleep 0.1; done
+}
+if [ -n "${PMX_HOTPATH_PAIRS:-}" ]; then
+	name=${PMX_HOTPATH_ROUTES:-positions} name=${name%% *} path=
+	for r in "${routes[@]}"; do [ "${r%% *}" = "$name" ] && path=${r#* }; done
+	[ -n "$path" ] || { echo "no route $name" >&2; exit 1; }
+	url="http://127.0.0.1:$dp$path"
+	curl -s "$url" >/dev/null # cached, as a polled page is
+	echo "$url" >"$bin/urls"
+	bare "$((PMX_HOTPATH_PAIRS * 6 + 10))s" "$bin/urls"
+	trap 'kill $pid $bpid 2>/dev/null; wait $pid 2>/dev/null || true' EXIT
+	for i in $(seq "$PMX_HOTPATH_PAIRS"); do
+		echo "pair=$i $(date -u +%T) load=$(cut -d' ' -f1 /proc/loadavg) route=$name | bare $(run $bpid "http://127.0.0.1:$bp$path" "" 2s) | pmx $(run $pid "$url" "" 2s)"
+	done
+	exit 0
+fi
 for rep in $(seq "$reps"); do
 	for r in "${routes[@]}"; do
 		name=${r%% *} path=${r#* }
@@ -72,10 +97,7 @@ for rep in $(seq "$reps"); do
 		bytes=$(curl -s "$url" | wc -c)
 		curl -s "$url" >/dev/null # cached before the pmx runs, as a polled page is
 		echo "$url" >"$bin/urls"
-		GOMAXPROCS=1 taskset -c 0 env PMX_BARE_ADDR="127.0.0.1:$bp" PMX_BARE_URLS="$bin/urls" PMX_BARE_FOR=7s \
-			"$bin/loadgen.test" -test.run '^$' -test.bench ServeBare -test.benchtime 1x >/dev/null 2>&1 &
-		bpid=$!
-		for i in $(seq 50); do curl -s -o /dev/null "http://127.0.0.1:$bp$path" && break || sleep 0.1; done
+		bare 7s "$bin/urls"
 		bare=$(run $bpid "http://127.0.0.1:$bp$path")
 		wait $bpid || true
 		p=$(run $pid "$url")
