@@ -13,23 +13,9 @@ import (
 // instrument with nothing held or ordered, and reuses after in its available
 // margin (docs/perf/placement.md, seventh pass); it must answer alike.
 func refCheckOrder(a *Account, mk Markets, o Order) error {
-	m := mk[o.IID]
-	if m == nil {
-		return ErrInstrumentNotFound
-	}
-	if o.Lots <= 0 || o.Ticks < 0 {
-		return ErrInvalidCommand
-	}
-	if err := CheckScope(a, o.IID); err != nil {
+	m, err := orderMarket(a, mk, o) // the checks before margin: shared, not under test here
+	if err != nil {
 		return err
-	}
-	if m.Mark <= 0 {
-		return ErrMarkUnavailable
-	}
-	if o.Ticks > 0 {
-		if err := m.CheckPrice(o.Buy, o.Ticks); err != nil {
-			return err
-		}
 	}
 	var c calc
 	req := func(m *Market, s Setting, extra *Order) int64 {

@@ -197,6 +197,31 @@ func CheckScope(a *Account, iid uint32) error {
 	return nil
 }
 
+// orderMarket is o's market once CheckOrder's checks before margin pass:
+// the instrument exists, the order is well formed, its scope is not
+// flagged, a mark exists and a limit price is within the band.
+func orderMarket(a *Account, mk Markets, o Order) (*Market, error) {
+	m := mk[o.IID]
+	if m == nil {
+		return nil, ErrInstrumentNotFound
+	}
+	if o.Lots <= 0 || o.Ticks < 0 { // the parser refuses these first; never margin them
+		return nil, ErrInvalidCommand
+	}
+	if err := CheckScope(a, o.IID); err != nil {
+		return nil, err
+	}
+	if m.Mark <= 0 {
+		return nil, ErrMarkUnavailable
+	}
+	if o.Ticks > 0 {
+		if err := m.CheckPrice(o.Buy, o.Ticks); err != nil {
+			return nil, err
+		}
+	}
+	return m, nil
+}
+
 // CheckOrder decides whether the account can margin order o (not
 // reduce-only: those are never refused for margin, but still go through
 // CheckScope). It refuses with
@@ -207,23 +232,9 @@ func CheckScope(a *Account, iid uint32) error {
 // order that does not raise its instrument's requirement (it shrinks the
 // worst case) is accepted even in a margin call.
 func CheckOrder(a *Account, mk Markets, o Order) error {
-	m := mk[o.IID]
-	if m == nil {
-		return ErrInstrumentNotFound
-	}
-	if o.Lots <= 0 || o.Ticks < 0 { // the parser refuses these first; never margin them
-		return ErrInvalidCommand
-	}
-	if err := CheckScope(a, o.IID); err != nil {
+	m, err := orderMarket(a, mk, o)
+	if err != nil {
 		return err
-	}
-	if m.Mark <= 0 {
-		return ErrMarkUnavailable
-	}
-	if o.Ticks > 0 {
-		if err := m.CheckPrice(o.Buy, o.Ticks); err != nil {
-			return err
-		}
 	}
 	var c calc
 	s := a.Setting(&m.Instrument)
