@@ -39,12 +39,18 @@ func TestAppend(t *testing.T) {
 // TestAppendWordPath puts each byte class that needs care at every offset
 // of a 24-byte string, so plain8's 8-byte skip meets it in every lane.
 func TestAppendWordPath(t *testing.T) {
-	specials := []string{"\"", "\\", "\x00", "\x1f", "\n", " ", "~", "\x7f", "é", "\u2028", "\xff", "<"}
+	everyLane(t, []string{"\"", "\\", "\x00", "\x1f", "\n", " ", "~", "\x7f", "é", "\u2028", "\xff", "<"}, Append, std)
+}
+
+// everyLane puts each of specials at every offset of a 24-byte string and
+// requires enc to give want's bytes.
+func everyLane(t *testing.T, specials []string, enc func([]byte, string) []byte, want func(testing.TB, string) []byte) {
+	t.Helper()
 	for _, sp := range specials {
 		for at := 0; at < 24; at++ {
 			s := strings.Repeat("a", at) + sp + strings.Repeat("b", 24-at)
-			if got, want := Append(nil, s), std(t, s); !bytes.Equal(got, want) {
-				t.Fatalf("%q:\n got %s\nwant %s", s, got, want)
+			if got, w := enc(nil, s), want(t, s); !bytes.Equal(got, w) {
+				t.Fatalf("%q:\n got %s\nwant %s", s, got, w)
 			}
 		}
 	}
@@ -74,15 +80,7 @@ func marshal(t testing.TB, s string) []byte {
 // AppendHTML is json.Marshal's bytes, with every special byte class in
 // every lane of the 8-byte skip.
 func TestAppendHTMLWordPath(t *testing.T) {
-	specials := []string{"<", ">", "&", "\"", "\\", "\x00", "\n", "~", "é", "\u2028", "\xff"}
-	for _, sp := range specials {
-		for at := 0; at < 24; at++ {
-			s := strings.Repeat("a", at) + sp + strings.Repeat("b", 24-at)
-			if got, want := AppendHTML(nil, s), marshal(t, s); !bytes.Equal(got, want) {
-				t.Fatalf("%q:\n got %s\nwant %s", s, got, want)
-			}
-		}
-	}
+	everyLane(t, []string{"<", ">", "&", "\"", "\\", "\x00", "\n", "~", "é", "\u2028", "\xff"}, AppendHTML, marshal)
 }
 
 func FuzzAppendHTML(f *testing.F) {
