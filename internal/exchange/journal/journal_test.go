@@ -179,10 +179,7 @@ func TestTornTail(t *testing.T) {
 	for _, tc := range tests {
 		for _, l := range layouts {
 			t.Run(tc.name+"/"+l.name, func(t *testing.T) {
-				dir := t.TempDir()
-				j, _ := openT(t, dir, Options{})
-				appendN(t, j, 10)
-				j.Close()
+				dir := tenRecords(t)
 				damaged := damageTail(t, dir, 1, tc.damage, l.zeroTail)
 				j2, rec := openT(t, dir, Options{})
 				if rec.LastSeq != tc.wantLast {

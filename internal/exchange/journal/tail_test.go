@@ -31,6 +31,16 @@ func recordsEnd(b []byte) int {
 	}
 }
 
+// tenRecords is the directory of a closed journal holding records 1–10.
+func tenRecords(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	j, _ := openT(t, dir, Options{})
+	appendN(t, j, 10)
+	j.Close()
+	return dir
+}
+
 // damageTail rewrites segment first's records through damage, followed by
 // zeros through the file's old length if zeroTail (else by nothing), and
 // returns what it wrote.
@@ -78,10 +88,7 @@ func TestFirstReplayAfterTornTail(t *testing.T) {
 	for _, tc := range tests {
 		for _, l := range layouts {
 			t.Run(tc.name+"/"+l.name, func(t *testing.T) {
-				dir := t.TempDir()
-				j, _ := openT(t, dir, Options{})
-				appendN(t, j, 10)
-				j.Close()
+				dir := tenRecords(t)
 				damageTail(t, dir, 1, tc.damage, l.zeroTail)
 				j2, rec := openT(t, dir, Options{SegmentBytes: tc.segBytes})
 				if rec.LastSeq != tc.wantLast {
@@ -102,10 +109,7 @@ func TestFirstReplayAfterTornTail(t *testing.T) {
 // byte flipped on disk after Open is unseen by that first Replay, and seen
 // (ErrCorrupt) by a later reader, which reads the file.
 func TestStartupReadsLastSegmentOnce(t *testing.T) {
-	dir := t.TempDir()
-	j, _ := openT(t, dir, Options{})
-	appendN(t, j, 10)
-	j.Close()
+	dir := tenRecords(t)
 	j2, _ := openT(t, dir, Options{})
 	damageTail(t, dir, 1, func(b []byte) []byte { b[RecordOverhead+3] ^= 0xff; return b }, true)
 	checkReplay(t, j2, 1, 10)

@@ -204,8 +204,7 @@ func (u *uring) fdatasync(f *os.File) error {
 			}
 		}
 	}
-	res, _ := u.reap()
-	if res < 0 {
+	if res := u.reap(); res < 0 {
 		return syscall.Errno(-res)
 	}
 	return nil
@@ -230,16 +229,13 @@ func (u *uring) ready(uintptr) bool {
 	return atomic.LoadUint32(u.cqHead) != atomic.LoadUint32(u.cqTail)
 }
 
-// reap takes the completion, if it has arrived.
-func (u *uring) reap() (int32, bool) {
+// reap takes the completion's result; one has arrived (ready).
+func (u *uring) reap() int32 {
 	head := atomic.LoadUint32(u.cqHead)
-	if head == atomic.LoadUint32(u.cqTail) {
-		return 0, false
-	}
 	c := (*cqe)(unsafe.Add(u.cqes, uintptr(head&*u.cqMask)*unsafe.Sizeof(cqe{})))
 	res := c.res
 	atomic.StoreUint32(u.cqHead, head+1)
-	return res, true
+	return res
 }
 
 // getEventsArg is struct io_uring_getevents_arg (IORING_ENTER_EXT_ARG).
