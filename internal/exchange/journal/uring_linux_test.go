@@ -11,10 +11,12 @@ import (
 	"pmx/internal/cpuclock"
 )
 
-// TestGroupSyncGoesThroughTheRing: on Linux a journal with the default
-// sync syncs its groups through io_uring, and keeps doing so; a journal
-// given its own Sync never uses the ring.
-func TestGroupSyncGoesThroughTheRing(t *testing.T) {
+// TestDefaultJournalKeepsItsRings: on Linux a journal with the default
+// sync has a ring for its groups and one for its fills, and still has both
+// after groups have committed (a ring is dropped only when it fails); a
+// journal given its own Sync has none and calls that Sync. Which groups
+// take the ring is TestRingSyncOnlyWhenTheProcessorIsWanted's.
+func TestDefaultJournalKeepsItsRings(t *testing.T) {
 	j, _, err := Open(t.TempDir(), Options{})
 	if err != nil {
 		t.Fatal(err)
