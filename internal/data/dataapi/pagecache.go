@@ -114,10 +114,12 @@ type pageEntry struct {
 	scope pageScope // where gen is read from
 	body  []byte
 	clen  []string // Content-Length of body, made once
-	// seen is a store generation at which the entry was found current (read
-	// before its scope's generation): while the store's generation still
-	// equals it no Apply has been acknowledged since, so a hit skips the
-	// scope's generation (for positions, a walk over the wallet's markets).
+	// seen is 1 + a store generation at which the entry was found current
+	// (read before its scope's generation; 0: never): while the store's
+	// generation still equals it no Apply has been acknowledged since, so a
+	// hit skips the scope's generation (for positions, a walk over the
+	// wallet's markets). The 1 + lets a store at generation 0 (opened, no
+	// Apply yet) take the shortcut too.
 	seen   atomic.Uint64
 	gzOnce sync.Once
 	gz     []byte   // pagegzip.go; nil until a gzip client asks, or when it does not shrink
@@ -265,10 +267,10 @@ func (c *pageCache) get(key []byte) *list.Element {
 	gen := e.gen
 	if e.scope.kind == scopeStore {
 		gen = c.gen()
-	} else if g := c.gen(); g == 0 || e.seen.Load() != g {
+	} else if g := c.gen(); e.seen.Load() != g+1 {
 		gen = c.genOf(e.scope) // outside mu: it may wait for a publish
 		if gen == e.gen {
-			e.seen.Store(g)
+			e.seen.Store(g + 1)
 		}
 	}
 	c.mu.Lock()

@@ -2,6 +2,8 @@ package dataapi_test
 
 import (
 	"context"
+	"net/http/httptest"
+	"path/filepath"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -12,6 +14,7 @@ import (
 	"pmx/internal/data/ledger"
 	"pmx/internal/data/sqlite"
 	"pmx/internal/data/store"
+	"pmx/internal/ratelimit"
 )
 
 // heldStore is the real store whose Positions counts its calls and, while
@@ -203,5 +206,44 @@ func TestPageCache_HitsSkipTheScopeGenerationUntilAnIngest(t *testing.T) {
 	}
 	if st := rig.svc.PageCacheStats(); st.Invalidations == 0 {
 		t.Errorf("the wallet's ingest invalidated nothing: %+v", st)
+	}
+}
+
+// A store just opened over existing data is at generation 0 until its
+// first ingest; its hits skip the scoped generation as well (a data node
+// restarted on a quiet ledger serves every poll from the cache that way).
+func TestPageCache_HitsSkipTheScopeGenerationAtGenerationZero(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "pmx.db")
+	rig := newCacheRig(t, nil)
+	db, err := sqlite.Open(file, sqlite.Options{Clock: rig.clock.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Apply(context.Background(), rig.gen.setup()); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	if db, err = sqlite.Open(file, sqlite.Options{Clock: rig.clock.Now}); err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if g := db.Generation(); g != 0 {
+		t.Fatalf("a reopened store is at generation %d; this test needs 0", g)
+	}
+	cg := &countingGen{DB: db}
+	srv := httptest.NewServer(dataapi.New(dataapi.Options{Store: cg, CursorKey: []byte("page-cache-test-cursor-key-01234"),
+		Clock: rig.clock, Limits: &ratelimit.Config{}}))
+	defer srv.Close()
+	url := srv.URL + "/v2/positions?user=" + rigWallet(0)
+	_, first := fetch(t, url)
+	fetch(t, url) // the first hit finds the page current
+	cg.n.Store(0)
+	for range 5 {
+		if _, b := fetch(t, url); b != first {
+			t.Fatalf("a hit answered %.200s, the miss %.200s", b, first)
+		}
+	}
+	if n := cg.n.Load(); n != 0 {
+		t.Errorf("5 hits at generation 0 read the positions generation %d times, want 0", n)
 	}
 }
