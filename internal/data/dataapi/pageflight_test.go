@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"pmx/internal/amount"
+	"pmx/internal/clock"
 	"pmx/internal/data/dataapi"
 	"pmx/internal/data/ledger"
 	"pmx/internal/data/sqlite"
@@ -214,16 +215,16 @@ func TestPageCache_HitsSkipTheScopeGenerationUntilAnIngest(t *testing.T) {
 // restarted on a quiet ledger serves every poll from the cache that way).
 func TestPageCache_HitsSkipTheScopeGenerationAtGenerationZero(t *testing.T) {
 	file := filepath.Join(t.TempDir(), "pmx.db")
-	rig := newCacheRig(t, nil)
-	db, err := sqlite.Open(file, sqlite.Options{Clock: rig.clock.Now})
+	clk := clock.NewManual(Now)
+	db, err := sqlite.Open(file, sqlite.Options{Clock: clk.Now})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := db.Apply(context.Background(), rig.gen.setup()); err != nil {
+	if _, err := db.Apply(context.Background(), newRigLedger().setup()); err != nil {
 		t.Fatal(err)
 	}
 	db.Close()
-	if db, err = sqlite.Open(file, sqlite.Options{Clock: rig.clock.Now}); err != nil {
+	if db, err = sqlite.Open(file, sqlite.Options{Clock: clk.Now}); err != nil {
 		t.Fatal(err)
 	}
 	defer db.Close()
@@ -232,7 +233,7 @@ func TestPageCache_HitsSkipTheScopeGenerationAtGenerationZero(t *testing.T) {
 	}
 	cg := &countingGen{DB: db}
 	srv := httptest.NewServer(dataapi.New(dataapi.Options{Store: cg, CursorKey: []byte("page-cache-test-cursor-key-01234"),
-		Clock: rig.clock, Limits: &ratelimit.Config{}}))
+		Clock: clk, Limits: &ratelimit.Config{}}))
 	defer srv.Close()
 	url := srv.URL + "/v2/positions?user=" + rigWallet(0)
 	_, first := fetch(t, url)
