@@ -23,7 +23,10 @@ func appendString(b []byte, s string, html bool) []byte {
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
-		for i+8 <= len(s) && plain8(s[i:i+8]) && (!html || !htmlIn8(s[i:i+8])) { // most bytes need no escaping
+		for i+8 <= len(s) { // most bytes need no escaping
+			if x := word8(s[i : i+8]); !plain8(x) || html && htmlIn8(x) {
+				break
+			}
 			i += 8
 		}
 		if i == len(s) {
@@ -77,27 +80,29 @@ func appendString(b []byte, s string, html bool) []byte {
 	return append(b, '"')
 }
 
-// plain8 reports whether the 8 bytes of s are all printable ASCII other
+// word8 is the 8 bytes of s as one little-endian word (one load).
+func word8(s string) uint64 {
+	_ = s[7]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}
+
+// ones and highs are 0x01 and 0x80 in every byte of a word.
+const ones, highs = 0x0101010101010101, 0x8080808080808080
+
+// plain8 reports whether the 8 bytes of x are all printable ASCII other
 // than quote and backslash (copied verbatim by Append). Per byte,
 // (v - 0x01) & ^v has its high bit set exactly when v is 0 (for the
 // comparisons with '"' and '\\') and (x - 0x20) & ^x when x < 0x20; any
 // set high bit in x itself is a non-ASCII byte.
-func plain8(s string) bool {
-	_ = s[7]
-	x := uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
-		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
+func plain8(x uint64) bool {
 	q, bs := x^('"'*ones), x^('\\'*ones)
 	return ((x-0x20*ones)&^x|(q-ones)&^q|(bs-ones)&^bs|x)&highs == 0
 }
 
-// htmlIn8 reports whether any of the 8 bytes of s is <, > or & (the
+// htmlIn8 reports whether any of the 8 bytes of x is <, > or & (the
 // zero-byte test of plain8, per character).
-func htmlIn8(s string) bool {
-	_ = s[7]
-	x := uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
-		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
-	const ones, highs = 0x0101010101010101, 0x8080808080808080
+func htmlIn8(x uint64) bool {
 	lt, gt, amp := x^('<'*ones), x^('>'*ones), x^('&'*ones)
 	return ((lt-ones)&^lt|(gt-ones)&^gt|(amp-ones)&^amp)&highs != 0
 }
