@@ -230,12 +230,23 @@ func (o Op) orderArgsFromSpans(dst []OrderArg, ptrs []string) ([]OrderArg, []str
 	return rows, d.ptrs, true
 }
 
-// stringBytes bounds the bytes of a batch's string values (p, qty, tif, c;
-// quotes included) from its spans.
+// rowStrings are the positions of orderRow's string fields (p, qty, tif,
+// c): the values orderArgSpans copies into argStrings.vals.
+var rowStrings = func() (at []int) {
+	for i, fd := range orderRow.fields {
+		if fd.sh.kind == kStr {
+			at = append(at, i)
+		}
+	}
+	return at
+}()
+
+// stringBytes bounds the bytes of a batch's string values (quotes
+// included) from its spans.
 func stringBytes(rows []span) int {
 	n, nf := 0, len(orderRow.fields)
 	for i := 0; i+nf <= len(rows); i += nf {
-		for _, f := range [...]int{2, 3, 4, 7} {
+		for _, f := range rowStrings {
 			n += rows[i+f].e - rows[i+f].s
 		}
 	}
