@@ -4,8 +4,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createSecureClient, forkEnvironmentConfig } from '@polymarket/client';
-// ox is the client's own dependency (hoisted); it signs here so that the
-// test needs no wallet library.
 import { keySigner } from './keysigner.mjs';
 
 const base = process.env.PMX_CLOB_URL;
@@ -13,10 +11,8 @@ if (!base) throw new Error('PMX_CLOB_URL is not set');
 
 const environment = forkEnvironmentConfig({ name: 'pmx', clob: { rest: base } });
 
-// A minimal Signer over a private key; counts typed-data signatures so the
-// test can tell "reused credentials" from "signed again".
-
-// Hardhat/Anvil account #2.
+// Hardhat/Anvil account #2; the signer counts its typed-data signatures so
+// the test can tell "reused credentials" from "signed again".
 const signer = keySigner('0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a');
 const wallet = await signer.getAddress();
 

@@ -1,5 +1,6 @@
 // keySigner is the wallet the official @polymarket/client takes, backed by a
-// raw private key (ox): it signs EIP-712 payloads and counts its signatures
+// raw private key through ox (the client's own dependency, so the tests need
+// no wallet library): it signs EIP-712 payloads and counts its signatures
 // (clob.test.mjs checks how many a flow asked for). Shared by the client tests.
 import { Address, Secp256k1, Signature, TypedData } from 'ox';
 

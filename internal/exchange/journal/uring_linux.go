@@ -97,7 +97,8 @@ type cqe struct {
 // errRing: the ring failed as a ring (not the sync): fdatasync directly.
 var errRing = errors.New("journal: io_uring failed")
 
-// uring is a one-entry io_uring used only by the flusher goroutine.
+// uring is a one-entry io_uring used by one goroutine at a time: a
+// journal has one for its flusher (ring) and one for its fills (zring).
 type uring struct {
 	fd             int
 	sqMem, sqeMem  []byte
