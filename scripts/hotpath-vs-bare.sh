@@ -57,13 +57,10 @@ steal() { awk '/^cpu0 / {print $9}' /proc/stat; }
 # run PID URL [HEADER] [DURATION]: "rps=.. p99=.. cpu-us/req=.." of one run (default 5 s) against the process PID,
 # for pmx the GC cycles it ran meanwhile, then the machine's share (preempts, steal).
 run() {
-	local c0 out c1 req g0 x0 s0
+	local c0 out c1 req g0 x0 s0 hdr=()
+	[ -n "${3:-}" ] && hdr=(--header "$3")
 	c0=$(cpu "$1") g0=$(gcs) x0=$(preempts "$1") s0=$(steal)
-	if [ -n "${3:-}" ]; then
-		out=$(GOMAXPROCS=1 taskset -c 1 "$bin/pmx" bench --clients 32 --duration "${4:-5s}" --warmup 0s --header "$3" "$2")
-	else
-		out=$(GOMAXPROCS=1 taskset -c 1 "$bin/pmx" bench --clients 32 --duration "${4:-5s}" --warmup 0s "$2")
-	fi
+	out=$(GOMAXPROCS=1 taskset -c 1 "$bin/pmx" bench --clients 32 --duration "${4:-5s}" --warmup 0s "${hdr[@]}" "$2")
 	c1=$(cpu "$1")
 	req=$(sed -n 's/.*requests=\([0-9]*\).*/\1/p' <<<"$out")
 	echo "rps=$(sed -n 's/.* rps=\([0-9]*\).*/\1/p' <<<"$out") p99=$(sed -n 's/.* p99=\([0-9.]*ms\).*/\1/p' <<<"$out") cpu-us/req=$(((c1 - c0) * 1000000 / tick / (req > 0 ? req : 1)))$([ "$1" = "$pid" ] && echo " gc=$(($(gcs) - g0))") preempted=$(($(preempts "$1") - x0)) steal-ms=$((($(steal) - s0) * 1000 / tick))"
